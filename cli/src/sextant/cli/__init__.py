@@ -1,0 +1,1 @@
+"""The sextant command and the embedded runtime."""

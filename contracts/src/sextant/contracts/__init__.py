@@ -1,0 +1,1 @@
+"""Event vocabulary: msgspec Structs, subjects, codec."""

@@ -1,0 +1,1 @@
+"""JetStream broker factory, claim check, embedded nats-server."""

@@ -1,0 +1,1 @@
+"""Chunk store port with embedded (qdrant-edge) and server (qdrant-client) adapters."""

@@ -1,0 +1,1 @@
+"""Check documentation claims against the code index."""

@@ -1,0 +1,1 @@
+"""Shared rules: doc vs code classification and the staleness gap."""

@@ -1,0 +1,1 @@
+"""Dense and sparse embedders: local model and hosted providers."""

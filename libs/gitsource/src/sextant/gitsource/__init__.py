@@ -1,0 +1,1 @@
+"""Safe git access: clones, recency scan, tree listing, blob reads."""

@@ -1,0 +1,1 @@
+"""Language-model clients and untrusted-text fencing."""

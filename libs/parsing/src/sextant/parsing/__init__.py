@@ -1,0 +1,1 @@
+"""Source parsing into symbols and chunks."""

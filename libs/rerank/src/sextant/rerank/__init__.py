@@ -1,0 +1,1 @@
+"""Cohere rerank and a local fallback."""

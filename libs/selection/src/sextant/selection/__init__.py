@@ -1,0 +1,1 @@
+"""select_analysis_chunks: doc-aware, recency-preferring selection."""

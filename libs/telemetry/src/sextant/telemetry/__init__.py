@@ -1,0 +1,1 @@
+"""OpenTelemetry setup shared by every service."""

@@ -1,0 +1,1 @@
+"""Recency scanner service."""
