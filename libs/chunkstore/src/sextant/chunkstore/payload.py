@@ -1,0 +1,59 @@
+"""The payload stored with every chunk point: the one shape the indexer writes and others read."""
+
+from __future__ import annotations
+
+import msgspec
+
+
+class SparseVector(msgspec.Struct, frozen=True):
+    """A sparse vector: parallel lists of term indices and weights."""
+
+    indices: list[int]
+    values: list[float]
+
+
+class ChunkPayload(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """Everything Sextant stores about one chunk besides its vectors.
+
+    `last_modified_at` is left out entirely (UNSET) when the recency scan was skipped, so that a run
+    with the feature off writes byte-identical payloads; `None` means "age unknown".
+    """
+
+    repo_key: str
+    """Subject-safe key of the repository the chunk belongs to."""
+    path: str
+    """Path of the file inside the repository, exactly as git names it."""
+    blob_sha: str
+    """Git blob SHA of the file content: the fingerprint that drives incremental indexing."""
+    kind: str
+    """"doc" or "code" (see sextant.doc_rules)."""
+    language: str
+    """Language name (python, go, markdown, text, ...)."""
+    symbol: str | None = None
+    """Symbol name, or the heading of a doc section; None for plain line windows."""
+    symbol_type: str = "window"
+    """function, method, class, interface, section, window, ..."""
+    parent: str | None = None
+    """Enclosing class/module name, when any."""
+    package: str | None = None
+    """Package or module path, when the language has one."""
+    signature: str | None = None
+    """Declaration line of the symbol."""
+    docstring: str | None = None
+    """Documentation string attached to the symbol."""
+    annotations: list[str] = msgspec.field(default_factory=list)
+    """Decorators/annotations on the symbol."""
+    start_line: int
+    """First line of the chunk (1-based, inclusive)."""
+    end_line: int
+    """Last line of the chunk (1-based, inclusive)."""
+    window: int = 0
+    """Index of this window when a symbol was split into overlapping windows (0 otherwise)."""
+    window_count: int = 1
+    """How many windows the symbol was split into."""
+    text: str
+    """The chunk's source text."""
+    indexed_at: str
+    """ISO 8601 UTC time the chunk was written."""
+    last_modified_at: str | None | msgspec.UnsetType = msgspec.UNSET
+    """ISO 8601 date of the file's last commit; None = age unknown; absent = recency scan skipped."""

@@ -1,0 +1,63 @@
+"""Fixtures shared by every test tier: real git repositories built on the spot."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+
+class GitRepo:
+    """A real git repository in a temp folder, with commits at chosen dates."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        root.mkdir(parents=True, exist_ok=True)
+        self.git("init", "-q", "-b", "main")
+        self.git("config", "user.email", "test@example.com")
+        self.git("config", "user.name", "Sextant Test")
+        self.git("config", "uploadpack.allowFilter", "true")
+        self.git("config", "uploadpack.allowAnySHA1InWant", "true")
+
+    def git(self, *args: str, date: str | None = None) -> str:
+        env = dict(os.environ)
+        if date:
+            env["GIT_AUTHOR_DATE"] = date
+            env["GIT_COMMITTER_DATE"] = date
+        out = subprocess.run(
+            ["git", "-C", str(self.root), *args], check=True, capture_output=True, env=env
+        )
+        return out.stdout.decode("utf-8", "surrogateescape")
+
+    def write(self, path: str, content: str | bytes) -> None:
+        target = self.root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            target.write_bytes(content)
+        else:
+            target.write_text(content, encoding="utf-8")
+
+    def remove(self, path: str) -> None:
+        self.git("rm", "-q", "--", path)
+
+    def move(self, old: str, new: str) -> None:
+        (self.root / new).parent.mkdir(parents=True, exist_ok=True)
+        self.git("mv", "--", old, new)
+
+    def commit(self, message: str, date: str = "2026-01-01T12:00:00+00:00") -> str:
+        self.git("add", "-A")
+        self.git("commit", "-q", "--allow-empty", "-m", message, date=date)
+        return self.git("rev-parse", "HEAD").strip()
+
+    @property
+    def url(self) -> str:
+        return self.root.as_uri()
+
+
+@pytest.fixture
+def git_repo(tmp_path: Path) -> Iterator[GitRepo]:
+    """A fresh, empty git repository on branch main."""
+    yield GitRepo(tmp_path / "repo")
