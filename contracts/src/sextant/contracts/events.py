@@ -1,0 +1,367 @@
+"""The event catalog. One Struct per fact, named in the past tense; the tag is the event name.
+
+Evolution (STYLE.md): add fields only, always with defaults; never forbid unknown fields.
+``lastModifiedAt`` from the seed is ``last_modified_at`` here: an ISO 8601 date, or None = age unknown.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from sextant.contracts.envelope import Event, stable_id
+
+RecencyStatus = Literal["computed", "skipped", "failed"]
+Purpose = Literal["analysis", "summary"]
+ChunkKind = Literal["doc", "code"]
+ClaimStatus = Literal["verified", "contradicted", "outdated", "unverifiable"]
+
+
+class RepoUpdated(Event, frozen=True, kw_only=True, tag="repo.updated"):
+    """A branch of a repository changed (CI after a merge, a webhook, or a user asking for a run)."""
+
+    head_sha: str | None = None
+    """Commit at the head of the branch, when the publisher knows it."""
+    head_commit_date: str | None = None
+    """ISO 8601 committer date of the head commit; dates changed files in incremental runs."""
+    changed_paths: list[str] | None = None
+    """Paths changed by the push; set for an incremental run, None for a full run."""
+    removed_paths: list[str] | None = None
+    """Paths deleted by the push (incremental runs)."""
+    force: bool = False
+    """Re-index every file even when its content is unchanged."""
+
+
+class FileRecencyComputed(Event, frozen=True, kw_only=True, tag="recency.computed"):
+    """The recency scanner finished (or skipped, or failed): path → date of the last commit."""
+
+    request: RepoUpdated
+    """The RepoUpdated this scan answers; the indexer continues the run from it."""
+    status: RecencyStatus
+    """computed: ``dates`` holds the map; skipped: feature off, no map; failed: see ``reason``."""
+    dates: dict[str, str | None] | None = None
+    """Path → ISO date of its last commit, or None when older than the scan window/unknown."""
+    reason: str | None = None
+    """Why the scan failed or was skipped (safe to show: never carries credentials)."""
+    mode: Literal["full", "incremental"] = "full"
+    """full: a history scan; incremental: changed paths stamped with the head commit date."""
+    commits_read: int = 0
+    """Commits the git log pass read."""
+    files: int = 0
+    """Paths in the map."""
+    seconds: float = 0.0
+    """Wall time of the scan."""
+
+
+class FailedFile(msgspec.Struct, frozen=True, kw_only=True):
+    """A file the indexer could not (re-)index; its previous points are kept."""
+
+    path: str
+    """Path of the file in the repository."""
+    reason: str
+    """Why it failed or was skipped (binary, too large, embedding failed after retries, ...)."""
+
+
+class ChunksIndexed(Event, frozen=True, kw_only=True, tag="chunks.indexed"):
+    """The indexer brought the repository's chunks in the store up to date with the branch head."""
+
+    head_sha: str | None = None
+    """Commit that was indexed."""
+    collection: str = ""
+    """Store collection (one per embedding model) the chunks live in."""
+    files_seen: int = 0
+    """Indexable files in the tree after filters."""
+    files_unchanged: int = 0
+    """Files whose blob SHA matched the stored one (no fetch, parse or embedding)."""
+    files_changed: int = 0
+    """Files re-indexed because their content changed."""
+    files_added: int = 0
+    """Files indexed for the first time."""
+    files_deleted: int = 0
+    """Files no longer in the tree whose points were removed."""
+    failed_files: list[FailedFile] = msgspec.field(default_factory=list)
+    """Files skipped or failed, each with a reason; never silently dropped."""
+    chunks_upserted: int = 0
+    """Points written."""
+    chunks_deleted: int = 0
+    """Points removed (replaced symbols and deleted files)."""
+    embedding_calls: int = 0
+    """Calls made to the dense embedding model or provider."""
+    recency_status: RecencyStatus = "skipped"
+    """Status of the recency scan that stamped ``last_modified_at``."""
+    duration_seconds: float = 0.0
+    """Wall time of the index run."""
+
+
+class SelectedChunk(msgspec.Struct, frozen=True, kw_only=True):
+    """One chunk chosen for an analysis or summary prompt."""
+
+    path: str
+    """File path in the repository."""
+    kind: ChunkKind
+    """doc or code (by extension)."""
+    text: str
+    """The chunk's source text (untrusted repository content)."""
+    last_modified_at: str | None = None
+    """ISO date of the file's last commit; None = age unknown."""
+    start_line: int = 1
+    """First line of the chunk."""
+    end_line: int = 1
+    """Last line of the chunk."""
+    symbol: str | None = None
+    """Symbol or section name, when any."""
+    symbol_type: str | None = None
+    """function, class, section, window, ..."""
+    language: str | None = None
+    """Language of the file."""
+    reason: Literal["seed", "code", "doc"] = "code"
+    """Why it was picked: a README/manifest seed, the code budget, or the doc budget."""
+
+
+class SelectionCounts(msgspec.Struct, frozen=True, kw_only=True):
+    """How a selection was made up."""
+
+    total_chunks: int = 0
+    """Chunks of the repository that were scrolled."""
+    code_available: int = 0
+    """Code chunks available."""
+    doc_available: int = 0
+    """Doc chunks available."""
+    picked_code: int = 0
+    """Code chunks picked (seeds included)."""
+    picked_doc: int = 0
+    """Doc chunks picked (seeds included)."""
+
+
+class ChunksSelected(Event, frozen=True, kw_only=True, tag="chunks.selected"):
+    """The selector chose the chunks an analysis or a summary will read."""
+
+    purpose: Purpose
+    """analysis (80 chunks) or summary (40 chunks)."""
+    limit: int
+    """How many chunks were asked for."""
+    chunks: list[SelectedChunk] = msgspec.field(default_factory=list)
+    """The selection, in prompt order."""
+    median_code: str | None = None
+    """Median last-modified date over code files: the repo's staleness reference, None if unknown."""
+    counts: SelectionCounts = msgspec.field(default_factory=SelectionCounts)
+    """How the selection was made up."""
+    head_sha: str | None = None
+    """Commit the index reflected."""
+
+
+class DocClaim(msgspec.Struct, frozen=True, kw_only=True):
+    """One checkable claim a doc makes about the code, and what the code says."""
+
+    doc: str
+    """Path of the doc."""
+    line: int
+    """Line of the claim in the doc."""
+    ref: str
+    """What the doc refers to (a path, symbol, env var, command, flag or config key)."""
+    kind: str
+    """path, symbol, env, cli, flag or config_key."""
+    status: ClaimStatus
+    """verified, contradicted, outdated or unverifiable."""
+    evidence: str
+    """Where the code confirms or contradicts it, in words."""
+
+
+class TokenUsage(msgspec.Struct, frozen=True, kw_only=True):
+    """Tokens a language model call consumed."""
+
+    input_tokens: int = 0
+    """Prompt tokens."""
+    output_tokens: int = 0
+    """Completion tokens."""
+
+
+class AnalysisCompleted(Event, frozen=True, kw_only=True, tag="analysis.completed"):
+    """The analyzer wrote the repository's seven-section analysis."""
+
+    markdown: str
+    """The whole analysis as Markdown."""
+    sections: dict[str, str] = msgspec.field(default_factory=dict)
+    """Section title → its text."""
+    doc_claims: list[DocClaim] = msgspec.field(default_factory=list)
+    """Doc claims checked against the code, before any model saw them."""
+    model: str = "none"
+    """Model that wrote the text, or "none" when the analysis was computed from evidence alone."""
+    provider: str = "none"
+    """Provider of that model (anthropic, openai-compatible, none)."""
+    usage: TokenUsage = msgspec.field(default_factory=TokenUsage)
+    """Tokens used."""
+    counts: SelectionCounts = msgspec.field(default_factory=SelectionCounts)
+    """How the chunk selection was made up."""
+    median_code: str | None = None
+    """Median code-file date used for staleness."""
+    head_sha: str | None = None
+    """Commit analysed."""
+    prompt: str = ""
+    """The prompt that was (or would have been) sent: inspectable, repository text fenced as data."""
+
+
+class SummaryCompleted(Event, frozen=True, kw_only=True, tag="summary.completed"):
+    """The analyzer wrote the short summary (40 chunks, no Documentation Accuracy section)."""
+
+    purpose: str
+    """What the repository is for, in a sentence or two."""
+    summary: str
+    """A short summary of the repository."""
+    model: str = "none"
+    """Model that wrote it, or "none"."""
+    provider: str = "none"
+    """Provider of that model."""
+    usage: TokenUsage = msgspec.field(default_factory=TokenUsage)
+    """Tokens used."""
+    head_sha: str | None = None
+    """Commit summarised."""
+
+
+class ReviewRequested(Event, frozen=True, kw_only=True, tag="review.requested"):
+    """Someone asked for a review of a change (a pull request or two refs)."""
+
+    pr_number: int | None = None
+    """Pull/merge request number, when any."""
+    title: str = ""
+    """Title of the change."""
+    description: str = ""
+    """Description of the change."""
+    base_ref: str | None = None
+    """Base ref; with ``head_ref`` the reviewer computes the diff with git."""
+    head_ref: str | None = None
+    """Head ref."""
+    diff: str | None = None
+    """A unified diff, when the publisher sends it instead of refs."""
+
+
+class ReviewFinding(msgspec.Struct, frozen=True, kw_only=True):
+    """One review comment."""
+
+    path: str
+    """File the finding is about."""
+    line: int | None = None
+    """Line in that file, when known."""
+    severity: Literal["info", "warning", "error"] = "info"
+    """How much it matters."""
+    message: str
+    """What the reviewer says."""
+    kind: str = "review"
+    """review, or doc_drift (a doc that references what this change removes or renames)."""
+    doc: str | None = None
+    """For doc drift: the doc to update."""
+
+
+class ContextItem(msgspec.Struct, frozen=True, kw_only=True):
+    """Provenance of one retrieved chunk in the review context."""
+
+    path: str
+    """File of the chunk."""
+    kind: ChunkKind
+    """doc or code."""
+    score: float | None = None
+    """Rerank score (None when reranking failed and the search order was kept)."""
+    last_modified_at: str | None = None
+    """ISO date of the file's last commit, None = unknown."""
+    kept: bool = True
+    """Whether the chunk reached the prompt."""
+    reason: str = ""
+    """Why it was kept or dropped."""
+    start_line: int = 1
+    """First line of the chunk."""
+    end_line: int = 1
+    """Last line of the chunk."""
+
+
+class ReviewCompleted(Event, frozen=True, kw_only=True, tag="review.completed"):
+    """The reviewer finished a review."""
+
+    request_id: str
+    """event_id of the ReviewRequested this answers."""
+    pr_number: int | None = None
+    """Pull/merge request number, when any."""
+    findings: list[ReviewFinding] = msgspec.field(default_factory=list)
+    """Review comments and doc-drift findings."""
+    context: list[ContextItem] = msgspec.field(default_factory=list)
+    """What was retrieved, its ages, what was kept or demoted and why."""
+    markdown: str = ""
+    """The review, readable."""
+    model: str = "none"
+    """Model used, or "none"."""
+    provider: str = "none"
+    """Provider used."""
+    usage: TokenUsage = msgspec.field(default_factory=TokenUsage)
+    """Tokens used."""
+    warnings: list[str] = msgspec.field(default_factory=list)
+    """Non-fatal problems (e.g. rerank failed, original order kept)."""
+    prompt: str = ""
+    """The review prompt as assembled."""
+
+
+class StageFailed(Event, frozen=True, kw_only=True, tag="stage.failed"):
+    """A stage could not finish a run; what a user sees instead of silence."""
+
+    stage: str
+    """recency_scanner, indexer, selector, analyzer or reviewer."""
+    reason: str
+    """What went wrong, safe to show (never credentials)."""
+    cause_event_id: str | None = None
+    """event_id of the event the stage was handling."""
+    cause_type: str | None = None
+    """Event type the stage was handling."""
+
+
+class EventParked(Event, frozen=True, kw_only=True, tag="event.parked"):
+    """A message a consumer could not handle (malformed, unknown type, or out of deliveries).
+
+    It is acknowledged and recorded here so it never crash-loops and a user can find it.
+    """
+
+    consumer: str
+    """Durable consumer that parked it."""
+    subject: str
+    """Subject the message arrived on."""
+    stream_sequence: int | None = None
+    """Its sequence in the stream, to read the original message."""
+    deliveries: int = 0
+    """How many times it was delivered."""
+    reason: str
+    """Why it was parked."""
+
+
+AnyEvent = (
+    RepoUpdated
+    | FileRecencyComputed
+    | ChunksIndexed
+    | ChunksSelected
+    | AnalysisCompleted
+    | SummaryCompleted
+    | ReviewRequested
+    | ReviewCompleted
+    | StageFailed
+    | EventParked
+)
+
+EVENT_TYPES: tuple[type[Event], ...] = (
+    RepoUpdated,
+    FileRecencyComputed,
+    ChunksIndexed,
+    ChunksSelected,
+    AnalysisCompleted,
+    SummaryCompleted,
+    ReviewRequested,
+    ReviewCompleted,
+    StageFailed,
+    EventParked,
+)
+
+
+def event_id_for(event_type: type[Event], run_id: str, *key: object) -> str:
+    """Deterministic event id: the event name, the run and what distinguishes it within the run.
+
+    A redelivered or replayed input produces the same id, so JetStream's de-duplication
+    (``Nats-Msg-Id``) stores the fact once.
+    """
+    tag = event_type.__struct_config__.tag
+    return stable_id(tag, run_id, *key)
