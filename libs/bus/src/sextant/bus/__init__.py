@@ -1,1 +1,19 @@
-"""JetStream broker factory, claim check, embedded nats-server."""
+"""JetStream bus: broker factory, stream, claim check, durable consumers, embedded nats-server."""
+
+from sextant.bus.broker import build_broker
+from sextant.bus.bus import Bus, EventHandler, durable_consumer_config
+from sextant.bus.consumers import consume
+from sextant.bus.nats_server import EmbeddedNats, NatsServerError, find_nats_server
+from sextant.bus.settings import DeliveryPolicy
+
+__all__ = [
+    "Bus",
+    "DeliveryPolicy",
+    "EmbeddedNats",
+    "EventHandler",
+    "NatsServerError",
+    "build_broker",
+    "consume",
+    "durable_consumer_config",
+    "find_nats_server",
+]

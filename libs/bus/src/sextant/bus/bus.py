@@ -1,0 +1,237 @@
+"""The bus: publish events with de-duplication and claim check, consume them with bounded redelivery."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import TypeVar
+
+from faststream.nats import NatsBroker, NatsMessage
+from nats.aio.msg import Msg
+from nats.js import JetStreamContext
+from nats.js.api import ConsumerConfig, DeliverPolicy
+
+from sextant.bus.claim_check import ClaimCheck
+from sextant.bus.settings import (
+    CLAIM_CHECK_THRESHOLD_BYTES,
+    CLAIM_HEADER,
+    EVENT_TYPE_HEADER,
+    DeliveryPolicy,
+)
+from sextant.bus.stream import ensure_stream
+from sextant.contracts import (
+    STREAM_NAME,
+    AnyEvent,
+    Event,
+    EventDecodeError,
+    EventParked,
+    RepoRef,
+    StageFailed,
+    decode_event,
+    encode_event,
+    event_id_for,
+    event_name,
+    subject_for,
+    utc_now_iso,
+)
+
+logger = logging.getLogger(__name__)
+
+E = TypeVar("E", bound=Event)
+EventHandler = Callable[[E], Awaitable[Sequence[Event]]]
+
+UNKNOWN_REPO = RepoRef(url="", repo_key="unknown")
+
+
+class Bus:
+    """Publishing and consuming Sextant events over one FastStream NATS broker.
+
+    Args:
+        broker: A connected (or about to be started) FastStream ``NatsBroker``.
+        claim_threshold: Body size above which the claim check is used.
+    """
+
+    def __init__(
+        self,
+        broker: NatsBroker,
+        *,
+        claim_threshold: int = CLAIM_CHECK_THRESHOLD_BYTES,
+        delivery: DeliveryPolicy | None = None,
+    ) -> None:
+        self.broker = broker
+        self.claim_threshold = claim_threshold
+        self.delivery = delivery or DeliveryPolicy()
+        self._claims: ClaimCheck | None = None
+
+    @property
+    def js(self) -> JetStreamContext:
+        """JetStream context of the broker's connection (after connect)."""
+        return self.broker.connection.jetstream()
+
+    @property
+    def claims(self) -> ClaimCheck:
+        """The claim-check object store."""
+        if self._claims is None:
+            self._claims = ClaimCheck(self.js)
+        return self._claims
+
+    async def connect(self) -> None:
+        """Connect the broker and declare the stream."""
+        await self.broker.connect()
+        await ensure_stream(self.js)
+
+    async def publish(self, event: Event) -> bool:
+        """Publish an event on its subject, once (``Nats-Msg-Id`` = event id).
+
+        Returns:
+            False when JetStream reported the event as a duplicate of one already stored.
+        """
+        body = encode_event(event)
+        headers = {"Nats-Msg-Id": event.event_id, EVENT_TYPE_HEADER: event_name(type(event))}
+        if len(body) > self.claim_threshold:
+            headers[CLAIM_HEADER] = await self.claims.put(body)
+            body = json.dumps({"type": event_name(type(event)), "claim": headers[CLAIM_HEADER]}).encode()
+        ack = await self.broker.publish(body, subject_for(event), headers=headers, stream=STREAM_NAME)
+        return not bool(getattr(ack, "duplicate", False))
+
+    async def decode(self, data: bytes, headers: dict[str, str] | None) -> AnyEvent:
+        """Decode a message body, resolving a claim check transparently."""
+        claim = (headers or {}).get(CLAIM_HEADER)
+        if claim:
+            data = await self.claims.get(claim)
+        return decode_event(data)
+
+    async def process(
+        self,
+        message: NatsMessage,
+        *,
+        event_type: type[E],
+        consumer: str,
+        stage: str,
+        handle: EventHandler[E],
+    ) -> None:
+        """Run one delivery through a handler and settle it (ack, delayed nak, or park).
+
+        Malformed or unexpected events are parked at once; a handler exception is retried with
+        backoff until ``MAX_DELIVER``, then parked and reported as ``StageFailed``.
+        """
+        raw: Msg = message.raw_message
+        deliveries = raw.metadata.num_delivered or 1
+        try:
+            event = await self.decode(raw.data, raw.headers)
+        except (EventDecodeError, ValueError) as error:
+            await self._park(raw, consumer, None, f"undecodable event: {error}")
+            await message.ack()
+            return
+        if not isinstance(event, event_type):
+            await self._park(raw, consumer, event, f"{consumer} does not handle {type(event).__name__}")
+            await message.ack()
+            return
+        heartbeat = asyncio.create_task(_keep_in_progress(message, self.delivery.heartbeat_seconds))
+        try:
+            outputs = await handle(event)
+        except Exception as error:  # a handler bug or an outage: retried, then parked — never lost
+            logger.warning("%s failed on %s (delivery %d): %s", stage, raw.subject, deliveries, error)
+            if deliveries >= self.delivery.max_deliver:
+                await self._park(raw, consumer, event, f"{type(error).__name__}: {error}")
+                await self.publish(_stage_failed(event, stage, f"{type(error).__name__}: {error}"))
+                await message.reject()
+            else:
+                backoff = self.delivery.backoff_seconds
+                delay = backoff[min(deliveries, len(backoff)) - 1]
+                await message.nack(delay=delay)
+            return
+        finally:
+            heartbeat.cancel()
+        for output in outputs:
+            await self.publish(output)
+        await message.ack()
+
+    async def _park(self, raw: Msg, consumer: str, event: Event | None, reason: str) -> None:
+        meta = raw.metadata
+        sequence = meta.sequence.stream if meta.sequence else None
+        run_id = event.run_id if event else f"parked-{sequence}"
+        parked = EventParked(
+            event_id=event_id_for(EventParked, run_id, consumer, sequence),
+            run_id=run_id,
+            occurred_at=utc_now_iso(),
+            repo=event.repo if event else UNKNOWN_REPO,
+            consumer=consumer,
+            subject=raw.subject,
+            stream_sequence=sequence,
+            deliveries=meta.num_delivered or 1,
+            reason=reason,
+        )
+        logger.warning("parked %s from %s: %s", raw.subject, consumer, reason)
+        await self.publish(parked)
+
+    async def read(
+        self, subject: str = "sextant.>", *, follow: bool = False, start_new: bool = False
+    ) -> AsyncIterator[tuple[int, AnyEvent | None, Msg]]:
+        """Read the stream in order (an ephemeral ordered consumer).
+
+        Args:
+            subject: Subject filter.
+            follow: Keep waiting for new events after catching up.
+            start_new: Only events published from now on.
+
+        Yields:
+            (stream sequence, decoded event or None when undecodable, raw message).
+        """
+        policy = DeliverPolicy.NEW if start_new else DeliverPolicy.ALL
+        info = await self.js.stream_info(STREAM_NAME)
+        if not follow and (info.state.messages == 0 or start_new):
+            return
+        subscription = await self.js.subscribe(
+            subject, ordered_consumer=True, config=ConsumerConfig(deliver_policy=policy), stream=STREAM_NAME
+        )
+        try:
+            while True:
+                try:
+                    raw = await subscription.next_msg(timeout=None if follow else 1.0)
+                except TimeoutError:
+                    return
+                try:
+                    event: AnyEvent | None = await self.decode(raw.data, raw.headers)
+                except (EventDecodeError, ValueError):
+                    event = None
+                yield raw.metadata.sequence.stream, event, raw
+                if not follow and raw.metadata.num_pending == 0:
+                    return
+        finally:
+            with contextlib.suppress(Exception):
+                await subscription.unsubscribe()
+
+    async def close(self) -> None:
+        """Drain and close the broker connection."""
+        await self.broker.stop()
+
+
+async def _keep_in_progress(message: NatsMessage, interval: float) -> None:
+    with contextlib.suppress(asyncio.CancelledError):
+        while True:
+            await asyncio.sleep(interval)
+            await message.in_progress()
+
+
+def _stage_failed(event: Event, stage: str, reason: str) -> StageFailed:
+    return StageFailed(
+        event_id=event_id_for(StageFailed, event.run_id, stage, event.event_id),
+        run_id=event.run_id,
+        occurred_at=utc_now_iso(),
+        repo=event.repo,
+        stage=stage,
+        reason=reason,
+        cause_event_id=event.event_id,
+        cause_type=event_name(type(event)),
+    )
+
+
+def durable_consumer_config(delivery: DeliveryPolicy) -> ConsumerConfig:
+    """Settings every service's durable pull consumer uses: explicit ack, bounded redelivery."""
+    # No server-side backoff list: it would replace ack_wait for the first delivery too, and long
+    # handlers keep their delivery alive with in-progress heartbeats instead. Failures nak with a delay.
+    return ConsumerConfig(max_deliver=delivery.max_deliver, ack_wait=delivery.ack_wait_seconds)

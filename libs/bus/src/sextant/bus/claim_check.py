@@ -1,0 +1,44 @@
+"""Claim check: bodies over the threshold live in the JetStream object store; the message carries a name."""
+
+from __future__ import annotations
+
+import hashlib
+
+from nats.js import JetStreamContext
+from nats.js.api import ObjectStoreConfig, StorageType
+from nats.js.errors import BucketNotFoundError
+from nats.js.object_store import ObjectStore
+
+from sextant.bus.settings import CLAIM_BUCKET
+
+
+class ClaimCheck:
+    """Stores large bodies in an object store bucket under their content hash."""
+
+    def __init__(self, js: JetStreamContext, bucket: str = CLAIM_BUCKET) -> None:
+        self._js = js
+        self._bucket_name = bucket
+        self._store: ObjectStore | None = None
+
+    async def _bucket(self) -> ObjectStore:
+        if self._store is None:
+            try:
+                self._store = await self._js.object_store(self._bucket_name)
+            except BucketNotFoundError:
+                self._store = await self._js.create_object_store(
+                    self._bucket_name, config=ObjectStoreConfig(storage=StorageType.FILE)
+                )
+        return self._store
+
+    async def put(self, body: bytes) -> str:
+        """Store a body and return its claim (the object name: a content hash, so retries are idempotent)."""
+        name = hashlib.sha256(body).hexdigest()
+        store = await self._bucket()
+        await store.put(name, body)
+        return name
+
+    async def get(self, claim: str) -> bytes:
+        """Fetch the body a claim names."""
+        store = await self._bucket()
+        result = await store.get(claim)
+        return result.data or b""

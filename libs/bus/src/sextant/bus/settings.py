@@ -1,0 +1,42 @@
+"""Bus constants: stream, consumers, redelivery and the claim-check threshold. Defined once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+ACK_WAIT_SECONDS = 60.0
+"""How long a delivery may go unacknowledged; handlers send in-progress heartbeats while working."""
+
+HEARTBEAT_SECONDS = 15.0
+"""Interval of in-progress acknowledgements while a handler is busy."""
+
+MAX_DELIVER = 5
+"""Deliveries before a message is parked (recorded as EventParked and terminated)."""
+
+REDELIVERY_BACKOFF_SECONDS = (1.0, 5.0, 15.0, 30.0)
+"""Delay before each redelivery after a failure."""
+
+DUPLICATE_WINDOW_SECONDS = 600.0
+"""JetStream de-duplication window; at least the longest ack wait (with redeliveries)."""
+
+CLAIM_CHECK_THRESHOLD_BYTES = 256 * 1024
+"""Events larger than this travel through the object store (NATS max_payload is 1 MiB)."""
+
+CLAIM_BUCKET = "sextant-claims"
+"""Object store bucket holding claim-checked payloads."""
+
+CLAIM_HEADER = "Sextant-Claim"
+"""Header naming the object that holds the real body."""
+
+EVENT_TYPE_HEADER = "Sextant-Event-Type"
+"""Header carrying the event name, so tools can filter without decoding bodies."""
+
+
+@dataclass(frozen=True)
+class DeliveryPolicy:
+    """How a consumer acknowledges and retries; the constants above are the production values."""
+
+    ack_wait_seconds: float = ACK_WAIT_SECONDS
+    heartbeat_seconds: float = HEARTBEAT_SECONDS
+    max_deliver: int = MAX_DELIVER
+    backoff_seconds: tuple[float, ...] = REDELIVERY_BACKOFF_SECONDS
