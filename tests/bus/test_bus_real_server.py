@@ -35,8 +35,8 @@ async def collect(bus: Bus, subject: str = "sextant.>") -> list[Event | None]:
     return [event async for _, event, _ in bus.read(subject)]
 
 
-async def wait_for(predicate: Callable[[], bool], timeout: float = 10.0) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
+async def wait_for(predicate: Callable[[], bool], within: float = 10.0) -> None:
+    deadline = asyncio.get_running_loop().time() + within
     while not predicate():
         assert asyncio.get_running_loop().time() < deadline, "condition not reached in time"
         await asyncio.sleep(0.05)
