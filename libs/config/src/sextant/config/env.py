@@ -1,0 +1,80 @@
+"""Typed reads of environment variables. Unset (or empty) always means the documented default."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+DEFAULT_HOME_DIRNAME = ".sextant"
+"""Folder (in the working directory) holding the embedded runtime's NATS store, Qdrant and caches."""
+
+_TRUTHY = frozenset({"1", "true", "yes", "on", "y", "t"})
+_FALSY = frozenset({"0", "false", "no", "off", "n", "f", ""})
+
+_PROVIDER_TOKEN_VARIABLES = {
+    "github": ("GITHUB_TOKEN", "GH_TOKEN"),
+    "gitlab": ("GITLAB_TOKEN",),
+    "bitbucket": ("BITBUCKET_TOKEN",),
+    "generic": ("GIT_TOKEN",),
+}
+
+
+def env_str(env: Mapping[str, str], name: str, default: str | None = None) -> str | None:
+    """A string variable; empty counts as unset."""
+    value = env.get(name, "").strip()
+    return value or default
+
+
+def env_flag(env: Mapping[str, str], name: str, *, default: bool = False) -> bool:
+    """A boolean variable: 1/true/yes/on are true, 0/false/no/off/empty are false.
+
+    Raises:
+        ValueError: for any other value, so a typo never silently flips a feature.
+    """
+    raw = env.get(name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value in _TRUTHY:
+        return True
+    if value in _FALSY:
+        return False
+    raise ValueError(f"{name}={raw!r} is not a boolean (use true/false)")
+
+
+def env_float(env: Mapping[str, str], name: str, default: float) -> float:
+    """A number variable."""
+    raw = env_str(env, name)
+    if raw is None:
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise ValueError(f"{name}={raw!r} is not a number") from None
+
+
+def env_int(env: Mapping[str, str], name: str, default: int) -> int:
+    """An integer variable."""
+    raw = env_str(env, name)
+    if raw is None:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ValueError(f"{name}={raw!r} is not an integer") from None
+
+
+def sextant_home(env: Mapping[str, str], cwd: Path | None = None) -> Path:
+    """Where the embedded runtime keeps its state: ``SEXTANT_HOME`` or ``.sextant/`` in the working dir."""
+    configured = env_str(env, "SEXTANT_HOME")
+    base = Path(configured) if configured else (cwd or Path.cwd()) / DEFAULT_HOME_DIRNAME
+    return base.expanduser().resolve()
+
+
+def provider_token(env: Mapping[str, str], provider: str) -> str | None:
+    """The access token for a hosting provider, from its conventional variable (never from a URL)."""
+    for name in _PROVIDER_TOKEN_VARIABLES.get(provider, _PROVIDER_TOKEN_VARIABLES["generic"]):
+        token = env_str(env, name)
+        if token:
+            return token
+    return None
