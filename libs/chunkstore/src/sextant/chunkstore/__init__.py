@@ -1,1 +1,33 @@
-"""Chunk store port with embedded (qdrant-edge) and server (qdrant-client) adapters."""
+"""Chunk store port with embedded (qdrant-edge) and server (qdrant-client) adapters.
+
+Adapters are imported lazily by `store_from_env`; import `EdgeChunkStore` from
+`sextant.chunkstore.edge_store` and `QdrantServerChunkStore` from `sextant.chunkstore.server_store`.
+"""
+
+from sextant.chunkstore.from_env import store_from_env
+from sextant.chunkstore.payload import ChunkPayload, SparseVector
+from sextant.chunkstore.points import ChunkPoint, FileEntry, ScoredChunk, point_id
+from sextant.chunkstore.port import (
+    DEFAULT_PAGE_SIZE,
+    DEFAULT_PREFETCH_LIMIT,
+    DEFAULT_SEARCH_LIMIT,
+    ChunkStore,
+)
+from sextant.chunkstore.schema import DENSE_VECTOR, SPARSE_VECTOR, collection_name
+
+__all__ = [
+    "DEFAULT_PAGE_SIZE",
+    "DEFAULT_PREFETCH_LIMIT",
+    "DEFAULT_SEARCH_LIMIT",
+    "DENSE_VECTOR",
+    "SPARSE_VECTOR",
+    "ChunkPayload",
+    "ChunkPoint",
+    "ChunkStore",
+    "FileEntry",
+    "ScoredChunk",
+    "SparseVector",
+    "collection_name",
+    "point_id",
+    "store_from_env",
+]

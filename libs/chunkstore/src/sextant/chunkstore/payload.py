@@ -55,5 +55,5 @@ class ChunkPayload(msgspec.Struct, kw_only=True, omit_defaults=True):
     """The chunk's source text."""
     indexed_at: str
     """ISO 8601 UTC time the chunk was written."""
-    last_modified_at: str | None | msgspec.UnsetType = msgspec.UNSET
+    last_modified_at: str | msgspec.UnsetType | None = msgspec.UNSET
     """ISO 8601 date of the file's last commit; None = age unknown; absent = recency scan skipped."""

@@ -1,0 +1,64 @@
+"""What goes into the chunk store and what comes out: points, file entries, search hits, point ids."""
+
+from __future__ import annotations
+
+import uuid
+
+import msgspec
+
+from sextant.chunkstore.payload import ChunkPayload, SparseVector
+
+POINT_ID_NAMESPACE = uuid.UUID("4f0c7b1e-5a52-5b8e-9d3c-6e5a7c2b9f10")
+"""Fixed uuid5 namespace of Sextant chunk point ids; changing it would orphan every stored point."""
+
+
+class ChunkPoint(msgspec.Struct, frozen=True, kw_only=True):
+    """One chunk as written to the store: id, both vectors and the payload."""
+
+    id: str
+    """Point id: a uuid string, normally from `point_id` so that replays overwrite instead of duplicating."""
+    dense: list[float]
+    """Dense embedding; its length must equal the store's dimension."""
+    sparse: SparseVector
+    """Sparse (BM25 term-frequency) vector; the engine applies IDF at query time."""
+    payload: ChunkPayload
+    """Everything else stored with the chunk."""
+
+
+class FileEntry(msgspec.Struct, frozen=True, kw_only=True):
+    """What the store holds for one file of a repository."""
+
+    blob_sha: str
+    """Blob SHA shared by all of the file's points; "" when they disagree (an interrupted
+    upsert-then-delete), so the file never looks unchanged and the next run heals it."""
+    point_ids: frozenset[str]
+    """Ids of every point stored for the file."""
+
+
+class ScoredChunk(msgspec.Struct, frozen=True, kw_only=True):
+    """One hybrid search hit."""
+
+    id: str
+    """Point id."""
+    score: float
+    """Fused (RRF) score: higher is better; only the order is meaningful, not the scale."""
+    payload: ChunkPayload
+    """The stored payload, `last_modified_at` included when present."""
+
+
+def point_id(repo_key: str, path: str, symbol: str | None, start_line: int, window: int) -> str:
+    """Deterministic id of a chunk point, so that re-indexing the same chunk overwrites it.
+
+    Args:
+        repo_key: Subject-safe repository key.
+        path: Path of the file inside the repository.
+        symbol: Symbol name or doc heading; None for plain line windows.
+        start_line: First line of the symbol (1-based).
+        window: Window index when a symbol is split into overlapping windows, else 0.
+
+    Returns:
+        A uuid5 string.
+    """
+    # A JSON array keeps the parts unambiguous (no separator can collide with a path or a symbol).
+    key = msgspec.json.encode([repo_key, path, symbol, start_line, window]).decode()
+    return str(uuid.uuid5(POINT_ID_NAMESPACE, key))

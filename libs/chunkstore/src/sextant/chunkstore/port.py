@@ -1,0 +1,116 @@
+"""The chunk store port: the few operations services need from the vector database."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator, Sequence
+from typing import Protocol
+
+from sextant.chunkstore.payload import ChunkPayload, SparseVector
+from sextant.chunkstore.points import ChunkPoint, FileEntry, ScoredChunk
+
+DEFAULT_PAGE_SIZE = 256
+"""Points per scroll page (the selector's rule 1)."""
+DEFAULT_SEARCH_LIMIT = 50
+"""Hits returned by a hybrid search (the reviewer's top 50)."""
+DEFAULT_PREFETCH_LIMIT = 100
+"""Candidates each of the dense and the sparse search contributes before fusion."""
+
+
+class ChunkStore(Protocol):
+    """A synchronous store of chunk points; async services call it through `asyncio.to_thread`.
+
+    Every read and delete is scoped to one `repo_key`, because many repositories share a collection.
+    """
+
+    @property
+    def collection(self) -> str:
+        """Name of the collection (one per embedding model and dimension)."""
+        ...
+
+    def upsert(self, points: Sequence[ChunkPoint]) -> None:
+        """Write points, replacing any with the same id; returns once they are visible and durable.
+
+        Args:
+            points: Points to write; an empty sequence is a no-op.
+        """
+        ...
+
+    def delete_points(self, ids: Collection[str]) -> None:
+        """Delete points by id; unknown ids are ignored.
+
+        Args:
+            ids: Point ids to delete.
+        """
+        ...
+
+    def delete_paths(self, repo_key: str, paths: Collection[str]) -> int:
+        """Delete every point of the given files of one repository.
+
+        Args:
+            repo_key: Repository whose files are deleted.
+            paths: File paths inside the repository.
+
+        Returns:
+            How many points were deleted.
+        """
+        ...
+
+    def file_index(self, repo_key: str) -> dict[str, FileEntry]:
+        """Map every stored file of a repository to its blob SHA and point ids (one payload-only scroll).
+
+        Args:
+            repo_key: Repository to list.
+
+        Returns:
+            path -> FileEntry.
+        """
+        ...
+
+    def scroll_payloads(self, repo_key: str, page_size: int = DEFAULT_PAGE_SIZE) -> Iterator[ChunkPayload]:
+        """Yield every payload of a repository, page by page via the next-page offset, without vectors.
+
+        Args:
+            repo_key: Repository to read.
+            page_size: Points fetched per page.
+
+        Returns:
+            An iterator of payloads in point-id order.
+        """
+        ...
+
+    def hybrid_search(
+        self,
+        repo_key: str,
+        dense: list[float],
+        sparse: SparseVector,
+        limit: int = DEFAULT_SEARCH_LIMIT,
+        prefetch_limit: int = DEFAULT_PREFETCH_LIMIT,
+    ) -> list[ScoredChunk]:
+        """Dense and sparse prefetch within one repository, fused with reciprocal rank fusion.
+
+        Args:
+            repo_key: Repository to search.
+            dense: Dense query vector.
+            sparse: Sparse query vector (an empty one leaves the dense search alone).
+            limit: Hits returned.
+            prefetch_limit: Candidates from each of the two searches (raised to `limit` if lower).
+
+        Returns:
+            Hits, best first.
+        """
+        ...
+
+    def count(self, repo_key: str) -> int:
+        """Exact number of points stored for a repository.
+
+        Args:
+            repo_key: Repository to count.
+
+        Returns:
+            The count.
+        """
+        ...
+
+    def close(self) -> None:
+        """Release the engine; further calls fail. Closing twice is harmless."""
+        ...

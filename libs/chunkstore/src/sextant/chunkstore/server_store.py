@@ -1,0 +1,269 @@
+"""Chunk store on a Qdrant server through qdrant-client (also runs against the client's local mode)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Collection, Iterator, Sequence
+from typing import Any
+
+from qdrant_client import QdrantClient, models
+
+from sextant.chunkstore.file_index import FILE_INDEX_FIELDS, build_file_index
+from sextant.chunkstore.payload import ChunkPayload, SparseVector
+from sextant.chunkstore.points import ChunkPoint, FileEntry, ScoredChunk
+from sextant.chunkstore.port import DEFAULT_PAGE_SIZE, DEFAULT_PREFETCH_LIMIT, DEFAULT_SEARCH_LIMIT
+from sextant.chunkstore.schema import (
+    DATETIME_FIELDS,
+    DENSE_VECTOR,
+    RRF_K,
+    SPARSE_VECTOR,
+    WRITE_BATCH,
+    IndexedField,
+    batches,
+    check_dimension,
+    payload_from_stored,
+    payload_to_stored,
+)
+
+logger = logging.getLogger(__name__)
+
+
+def _repo_filter(repo_key: str, *extra: models.Condition) -> models.Filter:
+    repo = models.FieldCondition(key="repo_key", match=models.MatchValue(value=repo_key))
+    return models.Filter(must=[repo, *extra])
+
+
+def _index_schema(field: IndexedField) -> models.PayloadSchemaType | models.KeywordIndexParams:
+    if field in DATETIME_FIELDS:
+        return models.PayloadSchemaType.DATETIME
+    # Repositories are tenants of a shared collection: the server co-locates each one's points.
+    return models.KeywordIndexParams(
+        type=models.KeywordIndexType.KEYWORD, is_tenant=field is IndexedField.REPO_KEY or None
+    )
+
+
+def _is_local_mode(client: QdrantClient) -> bool:
+    options = client.init_options
+    return options.get("location") == ":memory:" or options.get("path") is not None
+
+
+class QdrantServerChunkStore:
+    """Chunk store in a Qdrant server collection; the distributed run mode.
+
+    The client is injected (built from QDRANT_URL / QDRANT_API_KEY by `store_from_env`) and closed by
+    `close()`. Every write waits for the server to apply it (`wait=True`).
+    """
+
+    def __init__(self, client: QdrantClient, collection: str, dimension: int) -> None:
+        """Use the collection, creating it and its payload indexes when missing (idempotent).
+
+        Args:
+            client: A connected qdrant-client (server URL, or local mode for tests).
+            collection: Collection name (see `collection_name`).
+            dimension: Dense vector size; an existing collection of another size is refused.
+        """
+        self._client = client
+        self._collection = collection
+        self._dimension = dimension
+        self._ensure_collection()
+        logger.info("using Qdrant collection %s", collection)
+
+    @property
+    def collection(self) -> str:
+        """Name of the collection."""
+        return self._collection
+
+    def _ensure_collection(self) -> None:
+        if not self._client.collection_exists(self._collection):
+            try:
+                self._client.create_collection(
+                    self._collection,
+                    vectors_config={
+                        DENSE_VECTOR: models.VectorParams(
+                            size=self._dimension, distance=models.Distance.COSINE
+                        )
+                    },
+                    sparse_vectors_config={
+                        SPARSE_VECTOR: models.SparseVectorParams(modifier=models.Modifier.IDF)
+                    },
+                )
+            except Exception:
+                # Another replica may have created it between our check and our create: that is fine.
+                if not self._client.collection_exists(self._collection):
+                    raise
+        info = self._client.get_collection(self._collection)
+        self._check_vectors(info)
+        if _is_local_mode(self._client):
+            return  # local mode has no payload indexes (it warns on each attempt)
+        for field in IndexedField:
+            if field.value not in info.payload_schema:
+                self._client.create_payload_index(
+                    self._collection, field.value, field_schema=_index_schema(field), wait=True
+                )
+
+    def _check_vectors(self, info: models.CollectionInfo) -> None:
+        vectors = info.config.params.vectors
+        dense = vectors.get(DENSE_VECTOR) if isinstance(vectors, dict) else None
+        sparse = info.config.params.sparse_vectors or {}
+        if dense is None or SPARSE_VECTOR not in sparse:
+            raise ValueError(
+                f"collection {self._collection} lacks the {DENSE_VECTOR}/{SPARSE_VECTOR} vectors"
+            )
+        if dense.size != self._dimension:
+            raise ValueError(
+                f"collection {self._collection} holds {dense.size}-d vectors, not {self._dimension}-d"
+            )
+
+    def upsert(self, points: Sequence[ChunkPoint]) -> None:
+        """Write points, replacing any with the same id; applied by the server on return.
+
+        Args:
+            points: Points to write.
+        """
+        for point in points:
+            check_dimension(point.dense, self._dimension)
+        for batch in batches(points, WRITE_BATCH):
+            structs = [
+                models.PointStruct(
+                    id=point.id,
+                    vector={
+                        DENSE_VECTOR: point.dense,
+                        SPARSE_VECTOR: models.SparseVector(
+                            indices=point.sparse.indices, values=point.sparse.values
+                        ),
+                    },
+                    payload=payload_to_stored(point.payload),
+                )
+                for point in batch
+            ]
+            self._client.upsert(self._collection, points=structs, wait=True)
+
+    def delete_points(self, ids: Collection[str]) -> None:
+        """Delete points by id.
+
+        Args:
+            ids: Point ids.
+        """
+        for batch in batches(ids, WRITE_BATCH):
+            selector = models.PointIdsList(points=list(batch))
+            self._client.delete(self._collection, points_selector=selector, wait=True)
+
+    def delete_paths(self, repo_key: str, paths: Collection[str]) -> int:
+        """Delete every point of the given files of one repository.
+
+        Args:
+            repo_key: Repository.
+            paths: File paths.
+
+        Returns:
+            Points deleted (counted just before the delete; a concurrent writer can skew it).
+        """
+        deleted = 0
+        for batch in batches(sorted(set(paths)), WRITE_BATCH):
+            path_filter = _repo_filter(
+                repo_key, models.FieldCondition(key="path", match=models.MatchAny(any=batch))
+            )
+            deleted += self._client.count(self._collection, count_filter=path_filter, exact=True).count
+            selector = models.FilterSelector(filter=path_filter)
+            self._client.delete(self._collection, points_selector=selector, wait=True)
+        return deleted
+
+    def _scroll(self, repo_key: str, page_size: int, with_payload: Any) -> Iterator[models.Record]:
+        if page_size <= 0:
+            raise ValueError("page_size must be positive")
+        offset: models.ExtendedPointId | None = None
+        while True:
+            records, offset = self._client.scroll(
+                self._collection,
+                scroll_filter=_repo_filter(repo_key),
+                limit=page_size,
+                offset=offset,
+                with_payload=with_payload,
+                with_vectors=False,
+            )
+            yield from records
+            if offset is None:
+                return
+
+    def file_index(self, repo_key: str) -> dict[str, FileEntry]:
+        """Map each stored file of a repository to its blob SHA and point ids.
+
+        Args:
+            repo_key: Repository.
+
+        Returns:
+            path -> FileEntry.
+        """
+        records = self._scroll(repo_key, 1024, list(FILE_INDEX_FIELDS))
+        return build_file_index((str(record.id), record.payload or {}) for record in records)
+
+    def scroll_payloads(self, repo_key: str, page_size: int = DEFAULT_PAGE_SIZE) -> Iterator[ChunkPayload]:
+        """Yield every payload of a repository, page by page, without vectors.
+
+        Args:
+            repo_key: Repository.
+            page_size: Points per page.
+
+        Returns:
+            Payloads in point-id order.
+        """
+        for record in self._scroll(repo_key, page_size, True):
+            yield payload_from_stored(record.payload)
+
+    def hybrid_search(
+        self,
+        repo_key: str,
+        dense: list[float],
+        sparse: SparseVector,
+        limit: int = DEFAULT_SEARCH_LIMIT,
+        prefetch_limit: int = DEFAULT_PREFETCH_LIMIT,
+    ) -> list[ScoredChunk]:
+        """Dense + sparse prefetch within one repository, fused with RRF.
+
+        Args:
+            repo_key: Repository.
+            dense: Dense query vector.
+            sparse: Sparse query vector.
+            limit: Hits returned.
+            prefetch_limit: Candidates per search.
+
+        Returns:
+            Hits, best first.
+        """
+        check_dimension(dense, self._dimension)
+        candidates = max(prefetch_limit, limit)
+        repo = _repo_filter(repo_key)
+        prefetch = [models.Prefetch(query=dense, using=DENSE_VECTOR, limit=candidates, filter=repo)]
+        if sparse.indices:
+            sparse_query = models.SparseVector(indices=sparse.indices, values=sparse.values)
+            prefetch.append(
+                models.Prefetch(query=sparse_query, using=SPARSE_VECTOR, limit=candidates, filter=repo)
+            )
+        response = self._client.query_points(
+            self._collection,
+            prefetch=prefetch,
+            query=models.RrfQuery(rrf=models.Rrf(k=RRF_K)),
+            query_filter=repo,
+            limit=limit,
+            with_payload=True,
+            with_vectors=False,
+        )
+        return [
+            ScoredChunk(id=str(hit.id), score=hit.score, payload=payload_from_stored(hit.payload))
+            for hit in response.points
+        ]
+
+    def count(self, repo_key: str) -> int:
+        """Exact number of points of a repository.
+
+        Args:
+            repo_key: Repository.
+
+        Returns:
+            The count.
+        """
+        return self._client.count(self._collection, count_filter=_repo_filter(repo_key), exact=True).count
+
+    def close(self) -> None:
+        """Close the client; closing twice is harmless."""
+        self._client.close()
