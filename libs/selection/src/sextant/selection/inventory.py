@@ -1,0 +1,142 @@
+"""One streaming pass over a repository's payloads, keeping only the chunks a selection can use.
+
+Memory is bounded by files, not chunks: each file keeps its first MAX_CHUNKS_PER_FILE chunks (in
+a fixed in-file order), because no selection takes more from one file while the capped pool can
+fill the limit. Until the pool can (few files, e.g. a tiny repository), files keep up to `limit`
+chunks, since the caps then give way and every chunk may be needed.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from operator import itemgetter
+
+from sextant.chunkstore.payload import ChunkPayload
+from sextant.doc_rules import ChunkKind, chunk_kind, parse_iso_date
+from sextant.selection.budget import MAX_CHUNKS_PER_FILE
+from sextant.selection.seeds import seed_rank
+
+ChunkKey = tuple[int, int, int, str, str, str, str, str]
+"""In-file order: top of the file first; the later fields only break ties, so the order is total
+over everything a SelectedChunk shows and the same index always yields the same selection."""
+
+KeptChunk = tuple[ChunkKey, ChunkPayload]
+
+_by_key = itemgetter(0)
+
+
+@dataclass(slots=True)
+class FileChunks:
+    """What the pass learned about one file."""
+
+    path: str
+    kind: ChunkKind
+    seed_rank: int | None
+    chunk_count: int = 0
+    newest: float | None = None
+    """UTC epoch seconds of the newest date among the file's chunks; None when undated."""
+    newest_date: str | None = None
+    """That date as the payload wrote it."""
+    kept: list[KeptChunk] = field(default_factory=list)
+    """The file's first chunks in ChunkKey order."""
+
+    @property
+    def bucket(self) -> str:
+        """Top-level directory of the file; "" for files at the root (their own bucket)."""
+        head, slash, _ = self.path.partition("/")
+        return head if slash else ""
+
+
+def chunk_key(payload: ChunkPayload) -> ChunkKey:
+    """The in-file order of a chunk.
+
+    Args:
+        payload: A chunk payload.
+
+    Returns:
+        (start_line, end_line, window, symbol, symbol_type, language, last_modified_at, text).
+    """
+    modified = payload.last_modified_at
+    return (
+        payload.start_line,
+        payload.end_line,
+        payload.window,
+        payload.symbol or "",
+        payload.symbol_type,
+        payload.language,
+        modified if isinstance(modified, str) else "",
+        payload.text,
+    )
+
+
+class Inventory:
+    """Files of one repository with the chunks worth keeping, built in one pass."""
+
+    def __init__(self, limit: int) -> None:
+        self.files: dict[str, FileChunks] = {}
+        self.chunks_seen = 0
+        self._limit = limit
+        self._capped_pool = 0
+        self._keep = max(limit, MAX_CHUNKS_PER_FILE)
+        self._timestamps: dict[str, float | None] = {}
+
+    @property
+    def capped_pool(self) -> int:
+        """Chunks selectable with every file held to MAX_CHUNKS_PER_FILE."""
+        return self._capped_pool
+
+    def add_all(self, payloads: Iterable[ChunkPayload]) -> None:
+        """Take in every payload of the scroll.
+
+        Args:
+            payloads: Chunk payloads in any order.
+        """
+        files = self.files
+        for payload in payloads:
+            self.chunks_seen += 1
+            entry = files.get(payload.path)
+            if entry is None:
+                entry = self._new_file(payload.path)
+            entry.chunk_count += 1
+            if entry.chunk_count <= MAX_CHUNKS_PER_FILE:
+                self._capped_pool += 1
+                if self._capped_pool == self._limit:
+                    self._shrink_to_cap()
+            modified = payload.last_modified_at
+            if isinstance(modified, str) and modified != entry.newest_date:
+                self._note_date(entry, modified)
+            self._keep_if_early(entry, payload)
+
+    def _new_file(self, path: str) -> FileChunks:
+        entry = FileChunks(path=path, kind=chunk_kind(path), seed_rank=seed_rank(path))
+        self.files[path] = entry
+        return entry
+
+    def _note_date(self, entry: FileChunks, modified: str) -> None:
+        if modified in self._timestamps:
+            stamp = self._timestamps[modified]
+        else:
+            parsed = parse_iso_date(modified)
+            stamp = self._timestamps[modified] = None if parsed is None else parsed.timestamp()
+        if stamp is None:
+            return
+        if entry.newest is None or (stamp, modified) > (entry.newest, entry.newest_date or ""):
+            entry.newest, entry.newest_date = stamp, modified
+
+    def _keep_if_early(self, entry: FileChunks, payload: ChunkPayload) -> None:
+        kept = entry.kept
+        if len(kept) < self._keep:
+            insort(kept, (chunk_key(payload), payload), key=_by_key)
+            return
+        key = chunk_key(payload)
+        if key < kept[-1][0]:
+            insort(kept, (key, payload), key=_by_key)
+            kept.pop()
+
+    def _shrink_to_cap(self) -> None:
+        # From now on the capped pool can fill the limit, so chunks past the cap are never picked.
+        self._keep = MAX_CHUNKS_PER_FILE
+        for entry in self.files.values():
+            del entry.kept[MAX_CHUNKS_PER_FILE:]
