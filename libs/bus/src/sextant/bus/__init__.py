@@ -4,6 +4,7 @@ from sextant.bus.broker import build_broker
 from sextant.bus.bus import Bus, EventHandler, durable_consumer_config
 from sextant.bus.consumers import consume
 from sextant.bus.nats_server import EmbeddedNats, NatsServerError, find_nats_server
+from sextant.bus.serve import RouterFactory, run_service, serve, start_routers, wait_for_stop_signal
 from sextant.bus.settings import DeliveryPolicy
 
 __all__ = [
@@ -12,8 +13,13 @@ __all__ = [
     "EmbeddedNats",
     "EventHandler",
     "NatsServerError",
+    "RouterFactory",
     "build_broker",
     "consume",
     "durable_consumer_config",
     "find_nats_server",
+    "run_service",
+    "serve",
+    "start_routers",
+    "wait_for_stop_signal",
 ]

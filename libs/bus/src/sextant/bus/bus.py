@@ -168,25 +168,35 @@ class Bus:
         logger.warning("parked %s from %s: %s", raw.subject, consumer, reason)
         await self.publish(parked)
 
+    async def last_sequence(self) -> int:
+        """Sequence of the newest message in the stream (0 when empty)."""
+        info = await self.js.stream_info(STREAM_NAME)
+        return int(info.state.last_seq)
+
     async def read(
-        self, subject: str = "sextant.>", *, follow: bool = False, start_new: bool = False
+        self, subject: str = "sextant.>", *, follow: bool = False, after_sequence: int | None = None
     ) -> AsyncIterator[tuple[int, AnyEvent | None, Msg]]:
-        """Read the stream in order (an ephemeral ordered consumer).
+        """Read the stream in order through an ephemeral ordered consumer.
 
         Args:
             subject: Subject filter.
             follow: Keep waiting for new events after catching up.
-            start_new: Only events published from now on.
+            after_sequence: Start after this stream sequence (e.g. ``last_sequence()`` taken before
+                publishing a request, to see only what follows it); None reads from the start.
 
         Yields:
             (stream sequence, decoded event or None when undecodable, raw message).
         """
-        policy = DeliverPolicy.NEW if start_new else DeliverPolicy.ALL
-        info = await self.js.stream_info(STREAM_NAME)
-        if not follow and (info.state.messages == 0 or start_new):
+        if after_sequence is None:
+            config = ConsumerConfig(deliver_policy=DeliverPolicy.ALL)
+        else:
+            config = ConsumerConfig(
+                deliver_policy=DeliverPolicy.BY_START_SEQUENCE, opt_start_seq=after_sequence + 1
+            )
+        if not follow and await self.last_sequence() <= (after_sequence or 0):
             return
         subscription = await self.js.subscribe(
-            subject, ordered_consumer=True, config=ConsumerConfig(deliver_policy=policy), stream=STREAM_NAME
+            subject, ordered_consumer=True, config=config, stream=STREAM_NAME
         )
         try:
             while True:

@@ -1,0 +1,71 @@
+"""Run routers against a bus until SIGINT/SIGTERM: one service alone, or all five in one process."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from collections.abc import Callable, Mapping, Sequence
+
+from faststream.nats import NatsRouter
+
+from sextant.bus.broker import DEFAULT_NATS_URL, build_broker
+from sextant.bus.bus import Bus
+from sextant.config import env_str
+
+logger = logging.getLogger(__name__)
+
+RouterFactory = Callable[[Bus], NatsRouter]
+
+
+async def start_routers(bus: Bus, factories: Sequence[RouterFactory]) -> None:
+    """Include each factory's router in the bus's broker, connect, declare the stream and start consuming."""
+    for factory in factories:
+        bus.broker.include_router(factory(bus))
+    await bus.connect()
+    await bus.broker.start()
+
+
+async def wait_for_stop_signal() -> None:
+    """Return on SIGINT or SIGTERM (Ctrl-C in a terminal, `docker stop` in a container)."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+
+
+async def serve(url: str, factories: Sequence[RouterFactory], *, name: str) -> None:
+    """Serve routers on the NATS server at ``url`` until a stop signal; then drain cleanly.
+
+    Args:
+        url: NATS URL.
+        factories: Build one router each, given the bus.
+        name: Shown in logs.
+    """
+    bus = Bus(build_broker(url))
+    await start_routers(bus, factories)
+    logger.info("%s consuming from %s", name, url)
+    try:
+        await wait_for_stop_signal()
+    finally:
+        await bus.close()
+        logger.info("%s stopped", name)
+
+
+def run_service(name: str, factory: RouterFactory, env: Mapping[str, str]) -> None:
+    """Entry point of ``python -m sextant.<service>``: one service alone against ``NATS_URL``.
+
+    Args:
+        name: Service name (logs, traces).
+        factory: Builds the service's router given the bus.
+        env: The environment (NATS_URL, LOG_LEVEL).
+    """
+    logging.basicConfig(
+        level=env_str(env, "LOG_LEVEL", "INFO") or "INFO",
+        format="%(asctime)s %(levelname)s %(name)s %(message)s",
+    )
+    url = env_str(env, "NATS_URL", DEFAULT_NATS_URL) or DEFAULT_NATS_URL
+    asyncio.run(serve(url, [factory], name=name))
