@@ -3,9 +3,10 @@
 The rules (seed §2, issue 5), in the order they apply:
 
 1. Seeds. Root README* files and root build manifests are offered first in their kind's stream
-   (a README.md is a doc, package.json is code). They obey the same per-file cap and count against
-   the same budgets as any chunk: "always included" means first in line, so with a limit of 5 or
-   more the README's first chunk and every root manifest's first chunk are always picked.
+   (a README.md is a doc, package.json is code), taking turns chunk by chunk. They obey the same
+   per-file cap and count against the same budgets as any chunk: "always included" means first in
+   line. So every seed file's first chunk is picked whenever its kind's budget has a slot per seed
+   file: a README needs a doc cap of one (a limit of 5 or more), a manifest one free code slot.
 2. Budget. Docs take at most doc_cap(limit) = floor(limit x DOC_SHARE) (16 of 80); code fills
    the rest, so spare doc budget spills to code.
 3. Diversity. Within a kind, top-level directories take turns one chunk at a time (root files are
