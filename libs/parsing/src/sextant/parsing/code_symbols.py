@@ -1,0 +1,444 @@
+"""Symbols of source code from a tree-sitter parse: functions, methods, classes and the module's rest.
+
+A container (class, struct, interface, trait, impl, namespace, module) becomes one symbol whose source
+is an outline — its own lines (header, docstring, fields, properties) plus each member's declaration
+and a `...` line — and each member becomes a symbol of its own with `parent` set. The lines outside
+every top-level symbol (imports, constants, top-level statements) form a `module` symbol that
+outlines the file. So every non-blank line lands in some symbol, and nothing is indexed twice in full.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from bisect import bisect_right
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from tree_sitter import Node, Parser, Query, QueryCursor
+
+from sextant.parsing.comments import clean_comment, clean_string_literal
+from sextant.parsing.languages import grammar
+from sextant.parsing.outline import MemberSpan, build_outline
+from sextant.parsing.symbol import Symbol
+from sextant.parsing.symbol_draft import SymbolDraft
+from sextant.parsing.syntax_rules import FUNCTION_VALUES, RULES, SyntaxRules
+
+MAX_SIGNATURE_CHARS = 1000
+MAX_ANNOTATION_CHARS = 200
+ERROR_LINE_SHARE_LIMIT = 0.25
+"""Above this share of lines inside ERROR nodes the parse is not trusted and the file goes to windows."""
+_NAMESPACE_SEPARATORS = {"cpp": "::", "csharp": ".", "php": "\\"}
+_VALUE_FUNCTION_NODES = frozenset({"variable_declarator", "field_definition", "public_field_definition"})
+_WHITESPACE = re.compile(r"\s+")
+_PYTHON_SOURCE_ROOTS = frozenset({"src", "lib", "python"})
+
+
+@dataclass(frozen=True, slots=True)
+class _Scope:
+    container: int
+    """Index of the enclosing container in the found list; -1 for the file."""
+    container_type: str | None
+    parent: str | None
+    package: str | None
+    explicit_parent: bool = False
+
+
+@dataclass(slots=True)
+class _Found:
+    node: Node
+    outer: Node
+    symbol_type: str
+    name: str | None
+    parent: str | None
+    package: str | None
+    scope_container: int
+    span: MemberSpan
+    is_container: bool
+    leading_comments: list[Node]
+    leading_annotations: list[Node]
+
+
+class _File:
+    """One parsed file: its bytes, lines and the row → byte offset table."""
+
+    def __init__(self, path: str, language: str, rules: SyntaxRules, src: bytes, lines: list[str]) -> None:
+        self.path = path
+        self.language = language
+        self.rules = rules
+        self.src = src
+        self.lines = lines
+        self.line_starts = [0, *(match.end() for match in re.finditer(b"\n", src))]
+
+    def text(self, node: Node) -> str:
+        return self.src[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+
+    def row_of(self, byte: int) -> int:
+        return bisect_right(self.line_starts, byte) - 1
+
+    def starts_its_line(self, node: Node) -> bool:
+        line_start = self.line_starts[node.start_point.row]
+        return not self.src[line_start : node.start_byte].strip()
+
+
+def _last_row(node: Node) -> int:
+    row = node.end_point.row
+    # A node that ends with its newline reports the next row at column 0.
+    if node.end_point.column == 0 and row > node.start_point.row:
+        return row - 1
+    return row
+
+
+@functools.cache
+def _error_query(grammar_key: str) -> Query:
+    return Query(grammar(grammar_key), "(ERROR) @error")
+
+
+def _error_riddled(root: Node, grammar_key: str, line_count: int) -> bool:
+    if root.type == "ERROR":
+        return True
+    if not root.has_error:
+        return False
+    errors = QueryCursor(_error_query(grammar_key)).captures(root).get("error", [])
+    covered, reach = 0, -1
+    for start, end in sorted((node.start_point.row, _last_row(node)) for node in errors):
+        if end > reach:
+            covered += end - max(start, reach + 1) + 1
+            reach = end
+    return covered > ERROR_LINE_SHARE_LIMIT * max(line_count, 1)
+
+
+def _qualifies(node: Node, rules: SyntaxRules) -> bool:
+    if node.type not in rules.symbols:
+        return False
+    if node.type in rules.needs_body and node.child_by_field_name("body") is None:
+        return False
+    if node.type in _VALUE_FUNCTION_NODES:
+        value = node.child_by_field_name("value")
+        return value is not None and value.type in FUNCTION_VALUES
+    return True
+
+
+def _body(node: Node) -> Node | None:
+    body = node.child_by_field_name("body")
+    if body is None and node.type in _VALUE_FUNCTION_NODES:
+        value = node.child_by_field_name("value")
+        body = value.child_by_field_name("body") if value is not None else None
+    if body is None and node.type == "type_spec":
+        body = node.child_by_field_name("type")
+    return body
+
+
+def _c_function_name(file: _File, node: Node) -> tuple[str | None, str | None]:
+    declarator = node.child_by_field_name("declarator")
+    while declarator is not None and declarator.type != "function_declarator":
+        declarator = declarator.child_by_field_name("declarator")
+    inner = declarator.child_by_field_name("declarator") if declarator is not None else None
+    if inner is None:
+        return None, None
+    full = file.text(inner)
+    if "::" in full:
+        scope, _, name = full.rpartition("::")
+        return name, scope
+    return full, None
+
+
+def _name_and_scope(file: _File, node: Node, outer: Node) -> tuple[str | None, str | None]:
+    """The symbol's name and, when the declaration states it (C++ `A::f`, Go receivers), its parent."""
+    if node.type == "function_definition" and file.language in ("c", "cpp"):
+        return _c_function_name(file, node)
+    if node.type == "impl_item":
+        impl_type = node.child_by_field_name("type")
+        return (file.text(impl_type) if impl_type is not None else None), None
+    name_node = node.child_by_field_name("name")
+    if name_node is None and outer.type == "type_definition":
+        name_node = outer.child_by_field_name("declarator")
+    name = _WHITESPACE.sub(" ", file.text(name_node)) if name_node is not None else None
+    if node.type == "method_declaration" and file.language == "go":
+        receiver = node.child_by_field_name("receiver")
+        receiver_type = next(
+            (
+                found
+                for param in (receiver.named_children if receiver is not None else [])
+                if (found := param.child_by_field_name("type")) is not None
+            ),
+            None,
+        )
+        if receiver_type is not None:
+            return name, file.text(receiver_type).lstrip("*&").split("[")[0]
+    return name, None
+
+
+def _symbol_type(file: _File, node: Node, scope: _Scope, explicit_parent: str | None) -> str:
+    base = file.rules.symbols[node.type]
+    if node.type == "type_spec":
+        type_node = node.child_by_field_name("type")
+        kinds = {"struct_type": "struct", "interface_type": "interface"}
+        return kinds.get(type_node.type if type_node is not None else "", "type")
+    if base == "function" and (scope.container_type in file.rules.method_scopes or explicit_parent):
+        return "method"
+    return base
+
+
+def _leading_siblings(file: _File, outer: Node) -> tuple[int, list[Node], list[Node]]:
+    """Comments and attributes stacked right above a declaration: its first row and those nodes."""
+    first_row = outer.start_point.row
+    comments: list[Node] = []
+    annotations: list[Node] = []
+    sibling = outer.prev_sibling
+    rules = file.rules
+    while sibling is not None and (sibling.type in rules.comments or sibling.type in rules.leading):
+        if _last_row(sibling) < first_row - 1 or not file.starts_its_line(sibling):
+            break
+        first_row = sibling.start_point.row
+        (comments if sibling.type in rules.comments else annotations).append(sibling)
+        sibling = sibling.prev_sibling
+    comments.reverse()
+    annotations.reverse()
+    return first_row, comments, annotations
+
+
+def _header_last_row(file: _File, node: Node, body: Node | None) -> int:
+    if body is None or body.start_byte <= node.start_byte:
+        return node.start_point.row
+    position = body.start_byte
+    while position > node.start_byte and file.src[position - 1 : position] in (b" ", b"\t", b"\n", b"\r"):
+        position -= 1
+    return max(node.start_point.row, file.row_of(position - 1))
+
+
+def _found(file: _File, node: Node, outer: Node, scope: _Scope, index: int) -> _Found:
+    name, explicit_parent = _name_and_scope(file, node, outer)
+    first_row, comments, annotations = _leading_siblings(file, outer)
+    header_first = outer.start_point.row if node.type in _VALUE_FUNCTION_NODES else node.start_point.row
+    header_last = max(header_first, _header_last_row(file, node, _body(node)))
+    span = MemberSpan(first_row, header_first, header_last, max(_last_row(outer), header_last))
+    return _Found(
+        node=node,
+        outer=outer,
+        symbol_type=_symbol_type(file, node, scope, explicit_parent),
+        name=name,
+        parent=explicit_parent or scope.parent,
+        package=scope.package,
+        scope_container=scope.container,
+        span=span,
+        is_container=node.type in file.rules.containers,
+        leading_comments=comments,
+        leading_annotations=annotations,
+    )
+
+
+def _member_scope(file: _File, found: _Found, scope: _Scope, index: int) -> _Scope:
+    node = found.node
+    if node.type in file.rules.namespaces:
+        separator = _NAMESPACE_SEPARATORS.get(file.language, ".")
+        package = f"{scope.package}{separator}{found.name}" if scope.package and found.name else found.name
+        return _Scope(index, node.type, scope.parent, package)
+    member_parent = found.name
+    if node.type == "impl_item" and found.name:
+        member_parent = found.name.split("<")[0].strip()
+    return _Scope(index, node.type, member_parent, scope.package)
+
+
+def _single_declaration(node: Node, rules: SyntaxRules) -> Node | None:
+    candidates = [
+        child for child in node.named_children if child.type in rules.wrappers or _qualifies(child, rules)
+    ]
+    return candidates[0] if len(candidates) == 1 else None
+
+
+def _walk(file: _File, root: Node, package: str | None) -> list[_Found]:
+    found: list[_Found] = []
+    rules = file.rules
+    # An explicit stack: generated code can nest expressions far deeper than Python's recursion limit.
+    stack: list[tuple[Node, _Scope, Node | None]] = [(root, _Scope(-1, None, None, package), None)]
+    while stack:
+        node, scope, outer = stack.pop()
+        if node.type in rules.comments:
+            continue
+        if node.type in rules.wrappers:
+            inner = _single_declaration(node, rules)
+            if inner is not None:
+                stack.append((inner, scope, outer or node))
+                continue
+        if _qualifies(node, rules):
+            index = len(found)
+            item = _found(file, node, outer or node, scope, index)
+            found.append(item)
+            if item.is_container:
+                member_scope = _member_scope(file, item, scope, index)
+                stack.extend((child, member_scope, None) for child in reversed(node.named_children))
+            continue
+        stack.extend((child, scope, None) for child in reversed(node.named_children))
+    return found
+
+
+def _docstring(file: _File, item: _Found) -> str | None:
+    if file.language == "python":
+        body = item.node.child_by_field_name("body")
+        docstring = _python_docstring(file, body) if body is not None else None
+        if docstring:
+            return docstring
+    cleaned = "\n".join(clean_comment(file.text(comment)) for comment in item.leading_comments).strip()
+    return cleaned or None
+
+
+def _python_docstring(file: _File, block: Node) -> str | None:
+    first = block.named_children[0] if block.named_child_count else None
+    if first is None or first.type != "expression_statement" or first.named_child_count != 1:
+        return None
+    literal = first.named_children[0]
+    if literal.type != "string":
+        return None
+    return clean_string_literal(file.text(literal)) or None
+
+
+def _annotation_nodes(file: _File, item: _Found) -> Iterator[Node]:
+    kinds = file.rules.annotations
+    yield from item.leading_annotations
+    holders = [item.outer] if item.outer is item.node else [item.outer, item.node]
+    for holder in holders:
+        for child in holder.named_children:
+            if child.type in kinds:
+                yield child
+            elif child.type == "modifiers":
+                yield from (grandchild for grandchild in child.named_children if grandchild.type in kinds)
+
+
+def _annotations(file: _File, item: _Found) -> tuple[str, ...]:
+    seen: dict[str, None] = {}
+    for node in _annotation_nodes(file, item):
+        seen[_WHITESPACE.sub(" ", file.text(node)).strip()[:MAX_ANNOTATION_CHARS]] = None
+    return tuple(seen)
+
+
+def _signature(file: _File, item: _Found) -> str:
+    start = file.line_starts[item.span.header_first_row]
+    body = _body(item.node)
+    if body is not None and body.start_byte > start:
+        end = body.start_byte
+    else:
+        end = (
+            file.line_starts[item.span.header_first_row + 1]
+            if item.span.header_first_row + 1 < len(file.line_starts)
+            else len(file.src)
+        )
+    text = file.src[start:end].decode("utf-8", errors="replace").strip()
+    return text.removesuffix("{").rstrip()[:MAX_SIGNATURE_CHARS]
+
+
+def python_module_name(path: str) -> str:
+    """Dotted module path of a Python file (`src/pkg/mod.py` → `pkg.mod`, `pkg/__init__.py` → `pkg`).
+
+    Args:
+        path: Repository-relative path of a .py file.
+
+    Returns:
+        The dotted module name.
+    """
+    parts = list(PurePosixPath(path.replace("\\", "/")).with_suffix("").parts)
+    if len(parts) > 1 and parts[0] in _PYTHON_SOURCE_ROOTS:
+        parts = parts[1:]
+    if len(parts) > 1 and parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def _file_package(file: _File, root: Node) -> str | None:
+    if file.language == "python":
+        return python_module_name(file.path)
+    for child in root.named_children:
+        if child.type in file.rules.package_nodes and child.child_by_field_name("body") is None:
+            named = child.child_by_field_name("name") or next(
+                (
+                    grandchild
+                    for grandchild in child.named_children
+                    if grandchild.type not in file.rules.comments
+                ),
+                None,
+            )
+            return file.text(named).strip() if named is not None else None
+    return None
+
+
+def _symbol_draft(file: _File, item: _Found, members: list[MemberSpan]) -> SymbolDraft:
+    span = item.span
+    if item.is_container and members:
+        lines, numbers = build_outline(file.lines, span.first_row, span.last_row, members)
+        source, line_numbers = "\n".join(lines), tuple(numbers)
+    else:
+        source = "\n".join(file.lines[span.first_row : span.last_row + 1])
+        line_numbers = tuple(range(span.first_row + 1, span.last_row + 2))
+    symbol = Symbol(
+        name=item.name,
+        symbol_type=item.symbol_type,
+        language=file.language,
+        parent=item.parent,
+        package=item.package,
+        signature=_signature(file, item),
+        docstring=_docstring(file, item),
+        annotations=_annotations(file, item),
+        start_line=span.first_row + 1,
+        end_line=span.last_row + 1,
+        source=source,
+    )
+    return SymbolDraft(symbol, line_numbers)
+
+
+def _module_draft(
+    file: _File, root: Node, package: str | None, members: list[MemberSpan]
+) -> SymbolDraft | None:
+    covered = bytearray(len(file.lines))
+    for span in members:
+        covered[span.first_row : span.last_row + 1] = b"\x01" * (span.last_row - span.first_row + 1)
+    if not any(not covered[row] and line.strip() for row, line in enumerate(file.lines)):
+        return None
+    lines, numbers = build_outline(file.lines, 0, len(file.lines) - 1, members)
+    real = [number for number in numbers if number]
+    docstring = _python_docstring(file, root) if file.language == "python" else None
+    symbol = Symbol(
+        name=PurePosixPath(file.path.replace("\\", "/")).name,
+        symbol_type="module",
+        language=file.language,
+        package=package,
+        docstring=docstring,
+        start_line=min(real),
+        end_line=max(real),
+        source="\n".join(lines),
+    )
+    return SymbolDraft(symbol, tuple(numbers))
+
+
+def code_symbol_drafts(
+    path: str, text: str, lines: list[str], language: str, grammar_key: str
+) -> list[SymbolDraft] | None:
+    """Parse source code into symbol drafts, or None when the parse is not trustworthy.
+
+    Args:
+        path: Repository-relative path (names the module).
+        text: Source with "\\n" line endings.
+        lines: The text split into lines.
+        language: Language name for the symbols.
+        grammar_key: Grammar to parse with.
+
+    Returns:
+        Drafts in file order (containers before their members), or None when the tree is mostly errors.
+    """
+    src = text.encode("utf-8", errors="surrogatepass")
+    tree = Parser(grammar(grammar_key)).parse(src)
+    root = tree.root_node
+    if _error_riddled(root, grammar_key, len(lines)):
+        return None
+    file = _File(path, language, RULES[grammar_key], src, lines)
+    package = _file_package(file, root)
+    found = _walk(file, root, package)
+    members_of: dict[int, list[MemberSpan]] = {}
+    for item in found:
+        members_of.setdefault(item.scope_container, []).append(item.span)
+    drafts = [_symbol_draft(file, item, members_of.get(index, [])) for index, item in enumerate(found)]
+    module = _module_draft(file, root, package, members_of.get(-1, []))
+    if module is not None:
+        drafts.append(module)
+    drafts.sort(key=lambda draft: (draft.symbol.start_line, -draft.symbol.end_line, draft.symbol.symbol_type))
+    return drafts

@@ -1,0 +1,145 @@
+"""Which language a path is written in, and the tree-sitter grammar for it (loaded lazily, once)."""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from pathlib import PurePosixPath
+
+from tree_sitter import Language
+
+# Extension → language name. Languages with a grammar below are parsed into symbols; the others are
+# named (for metadata and search) and chunked as line windows.
+_EXTENSION_LANGUAGES: dict[str, str] = {
+    ".py": "python",
+    ".pyi": "python",
+    ".js": "javascript",
+    ".jsx": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".ts": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".tsx": "typescript",
+    ".go": "go",
+    ".java": "java",
+    ".rs": "rust",
+    ".c": "c",
+    ".h": "c",
+    ".cc": "cpp",
+    ".cpp": "cpp",
+    ".cxx": "cpp",
+    ".c++": "cpp",
+    ".hh": "cpp",
+    ".hpp": "cpp",
+    ".hxx": "cpp",
+    ".cs": "csharp",
+    ".rb": "ruby",
+    ".rake": "ruby",
+    ".gemspec": "ruby",
+    ".php": "php",
+    ".md": "markdown",
+    ".mdx": "markdown",
+    ".rst": "rst",
+    ".adoc": "asciidoc",
+    ".txt": "text",
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".json": "json",
+    ".toml": "toml",
+    ".ini": "ini",
+    ".cfg": "ini",
+    ".xml": "xml",
+    ".html": "html",
+    ".htm": "html",
+    ".css": "css",
+    ".scss": "scss",
+    ".sql": "sql",
+    ".sh": "shell",
+    ".bash": "shell",
+    ".zsh": "shell",
+    ".proto": "protobuf",
+    ".graphql": "graphql",
+    ".kt": "kotlin",
+    ".kts": "kotlin",
+    ".swift": "swift",
+    ".scala": "scala",
+    ".lua": "lua",
+    ".tf": "terraform",
+}
+
+_FILENAME_LANGUAGES: dict[str, str] = {
+    "dockerfile": "dockerfile",
+    "makefile": "makefile",
+    "gemfile": "ruby",
+    "rakefile": "ruby",
+}
+
+# Grammar key → (module, function returning the language pointer). TSX is a grammar, not a language.
+_GRAMMARS: dict[str, tuple[str, str]] = {
+    "python": ("tree_sitter_python", "language"),
+    "javascript": ("tree_sitter_javascript", "language"),
+    "typescript": ("tree_sitter_typescript", "language_typescript"),
+    "tsx": ("tree_sitter_typescript", "language_tsx"),
+    "go": ("tree_sitter_go", "language"),
+    "java": ("tree_sitter_java", "language"),
+    "rust": ("tree_sitter_rust", "language"),
+    "c": ("tree_sitter_c", "language"),
+    "cpp": ("tree_sitter_cpp", "language"),
+    "csharp": ("tree_sitter_c_sharp", "language"),
+    "ruby": ("tree_sitter_ruby", "language"),
+    "php": ("tree_sitter_php", "language_php"),
+}
+
+PARSED_LANGUAGES: frozenset[str] = frozenset(_GRAMMARS) - {"tsx"}
+"""Languages parsed into symbols with tree-sitter."""
+
+
+def _suffix_and_name(path: str) -> tuple[str, str]:
+    pure = PurePosixPath(path.replace("\\", "/"))
+    return pure.suffix.lower(), pure.name.lower()
+
+
+def language_for_path(path: str) -> str | None:
+    """Name the language a file is written in, from its extension or well-known file name.
+
+    Args:
+        path: Repository-relative path.
+
+    Returns:
+        A lower-case language name ("python", "typescript", "markdown", "yaml", ...) or None when unknown.
+    """
+    suffix, name = _suffix_and_name(path)
+    return _EXTENSION_LANGUAGES.get(suffix) or _FILENAME_LANGUAGES.get(name)
+
+
+def grammar_key_for_path(path: str) -> str | None:
+    """Name the tree-sitter grammar that parses a file, or None when it is not parsed into symbols.
+
+    Args:
+        path: Repository-relative path.
+
+    Returns:
+        A key of the grammar table ("tsx" for .tsx files, else the language name) or None.
+    """
+    language = language_for_path(path)
+    if language not in PARSED_LANGUAGES:
+        return None
+    if language == "typescript" and _suffix_and_name(path)[0] == ".tsx":
+        return "tsx"
+    return language
+
+
+@functools.cache
+def grammar(key: str) -> Language:
+    """Load a tree-sitter grammar once per process; the import is deferred until a file needs it.
+
+    Args:
+        key: A grammar key from grammar_key_for_path.
+
+    Returns:
+        The tree-sitter Language.
+    """
+    module_name, function_name = _GRAMMARS[key]
+    module = importlib.import_module(module_name)
+    return Language(getattr(module, function_name)())
