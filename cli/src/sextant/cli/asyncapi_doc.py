@@ -1,0 +1,27 @@
+"""The AsyncAPI document: FastStream's description of every subscription plus our event schemas."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from faststream.specification import AsyncAPI
+
+from sextant.bus import Bus, build_broker
+from sextant.bus.broker import DEFAULT_NATS_URL
+from sextant.cli.services import all_router_factories
+from sextant.contracts import event_json_schema
+
+
+def asyncapi_document(env: Mapping[str, str]) -> dict[str, Any]:
+    """Build the document without connecting to anything."""
+    bus = Bus(build_broker(DEFAULT_NATS_URL))
+    for factory in all_router_factories(env):
+        bus.broker.include_router(factory(bus))
+    spec = AsyncAPI(
+        bus.broker, title="Sextant", version="0.1.0", description="Sextant's events on NATS JetStream"
+    )
+    document: dict[str, Any] = spec.to_specification().to_jsonable()
+    schemas = document.setdefault("components", {}).setdefault("schemas", {})
+    schemas.update(event_json_schema()["$defs"])
+    return document

@@ -1,0 +1,78 @@
+"""Turn a RepoUpdated into a FileRecencyComputed: computed, skipped or failed — never blocking the run."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Literal
+
+from sextant.config import provider_token
+from sextant.contracts import FileRecencyComputed, RecencyStatus, RepoUpdated, event_id_for, utc_now_iso
+from sextant.gitsource import RepoSource, incremental_recency, scan_recency
+from sextant.recency_scanner.config import RecencySettings
+
+logger = logging.getLogger(__name__)
+
+
+def _recency_event(
+    event: RepoUpdated,
+    status: RecencyStatus,
+    *,
+    mode: Literal["full", "incremental"] = "full",
+    dates: dict[str, str | None] | None = None,
+    reason: str | None = None,
+    commits_read: int = 0,
+    seconds: float = 0.0,
+) -> FileRecencyComputed:
+    return FileRecencyComputed(
+        event_id=event_id_for(FileRecencyComputed, event.run_id, event.event_id),
+        run_id=event.run_id,
+        occurred_at=utc_now_iso(),
+        repo=event.repo,
+        request=event,
+        status=status,
+        mode=mode,
+        dates=dates,
+        reason=reason,
+        commits_read=commits_read,
+        files=len(dates or {}),
+        seconds=seconds,
+    )
+
+
+async def on_repo_updated(event: RepoUpdated, settings: RecencySettings) -> list[FileRecencyComputed]:
+    """Compute path → last-commit date for the event's branch, or say why not.
+
+    Args:
+        event: The update to scan.
+        settings: Feature flag, window, timeout and provider tokens.
+
+    Returns:
+        Exactly one FileRecencyComputed; a failure is reported in it, never raised.
+    """
+    if not settings.enabled:
+        return [_recency_event(event, "skipped", reason="INDEX_FILE_RECENCY is off")]
+    if event.changed_paths is not None:
+        dates = incremental_recency(event.changed_paths, event.head_commit_date)
+        return [_recency_event(event, "computed", mode="incremental", dates=dates)]
+    source = RepoSource(
+        url=event.repo.url,
+        branch=event.repo.branch,
+        token=provider_token(settings.env, event.repo.provider),
+        provider=event.repo.provider,
+    )
+    try:
+        scan = await asyncio.to_thread(
+            scan_recency, source, window=settings.window, timeout=settings.timeout_seconds
+        )
+    except Exception as error:  # any scan failure (git, network, parse) must not block indexing
+        reason = f"{type(error).__name__}: {error}"
+        logger.warning(
+            "recency scan of %s failed, indexing goes on without dates: %s", event.repo.repo_key, reason
+        )
+        return [_recency_event(event, "failed", reason=reason)]
+    return [
+        _recency_event(
+            event, "computed", dates=scan.dates, commits_read=scan.commits_read, seconds=scan.seconds
+        )
+    ]
