@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Collection, Iterator, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from qdrant_client import QdrantClient, models
@@ -65,6 +67,11 @@ class QdrantServerChunkStore:
         self._client = client
         self._collection = collection
         self._dimension = dimension
+        # A server handles concurrent requests itself; the client's local engine does not (a scroll
+        # racing an upsert there fails with IndexError), so local mode serialises calls.
+        self._serialised: AbstractContextManager[Any] = (
+            threading.Lock() if _is_local_mode(client) else nullcontext()
+        )
         self._ensure_collection()
         logger.info("using Qdrant collection %s", collection)
 
@@ -136,7 +143,8 @@ class QdrantServerChunkStore:
                 )
                 for point in batch
             ]
-            self._client.upsert(self._collection, points=structs, wait=True)
+            with self._serialised:
+                self._client.upsert(self._collection, points=structs, wait=True)
 
     def delete_points(self, ids: Collection[str]) -> None:
         """Delete points by id.
@@ -146,7 +154,8 @@ class QdrantServerChunkStore:
         """
         for batch in batches(ids, WRITE_BATCH):
             selector = models.PointIdsList(points=list(batch))
-            self._client.delete(self._collection, points_selector=selector, wait=True)
+            with self._serialised:
+                self._client.delete(self._collection, points_selector=selector, wait=True)
 
     def delete_paths(self, repo_key: str, paths: Collection[str]) -> int:
         """Delete every point of the given files of one repository.
@@ -163,9 +172,10 @@ class QdrantServerChunkStore:
             path_filter = _repo_filter(
                 repo_key, models.FieldCondition(key="path", match=models.MatchAny(any=batch))
             )
-            deleted += self._client.count(self._collection, count_filter=path_filter, exact=True).count
             selector = models.FilterSelector(filter=path_filter)
-            self._client.delete(self._collection, points_selector=selector, wait=True)
+            with self._serialised:
+                deleted += self._client.count(self._collection, count_filter=path_filter, exact=True).count
+                self._client.delete(self._collection, points_selector=selector, wait=True)
         return deleted
 
     def _scroll(self, repo_key: str, page_size: int, with_payload: Any) -> Iterator[models.Record]:
@@ -173,14 +183,15 @@ class QdrantServerChunkStore:
             raise ValueError("page_size must be positive")
         offset: models.ExtendedPointId | None = None
         while True:
-            records, offset = self._client.scroll(
-                self._collection,
-                scroll_filter=_repo_filter(repo_key),
-                limit=page_size,
-                offset=offset,
-                with_payload=with_payload,
-                with_vectors=False,
-            )
+            with self._serialised:
+                records, offset = self._client.scroll(
+                    self._collection,
+                    scroll_filter=_repo_filter(repo_key),
+                    limit=page_size,
+                    offset=offset,
+                    with_payload=with_payload,
+                    with_vectors=False,
+                )
             yield from records
             if offset is None:
                 return
@@ -239,15 +250,16 @@ class QdrantServerChunkStore:
             prefetch.append(
                 models.Prefetch(query=sparse_query, using=SPARSE_VECTOR, limit=candidates, filter=repo)
             )
-        response = self._client.query_points(
-            self._collection,
-            prefetch=prefetch,
-            query=models.RrfQuery(rrf=models.Rrf(k=RRF_K)),
-            query_filter=repo,
-            limit=limit,
-            with_payload=True,
-            with_vectors=False,
-        )
+        with self._serialised:
+            response = self._client.query_points(
+                self._collection,
+                prefetch=prefetch,
+                query=models.RrfQuery(rrf=models.Rrf(k=RRF_K)),
+                query_filter=repo,
+                limit=limit,
+                with_payload=True,
+                with_vectors=False,
+            )
         return [
             ScoredChunk(id=str(hit.id), score=hit.score, payload=payload_from_stored(hit.payload))
             for hit in response.points
@@ -262,8 +274,10 @@ class QdrantServerChunkStore:
         Returns:
             The count.
         """
-        return self._client.count(self._collection, count_filter=_repo_filter(repo_key), exact=True).count
+        with self._serialised:
+            return self._client.count(self._collection, count_filter=_repo_filter(repo_key), exact=True).count
 
     def close(self) -> None:
         """Close the client; closing twice is harmless."""
-        self._client.close()
+        with self._serialised:
+            self._client.close()
