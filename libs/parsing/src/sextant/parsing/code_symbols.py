@@ -121,12 +121,18 @@ def _qualifies(node: Node, rules: SyntaxRules) -> bool:
 
 
 def _body(node: Node) -> Node | None:
+    if node.type == "type_spec":
+        # Go: `type S struct {...}` has its body inside the type; other type specs are one declaration.
+        type_node = node.child_by_field_name("type")
+        if type_node is None or type_node.type != "struct_type":
+            return None
+        return next(
+            (child for child in type_node.named_children if child.type == "field_declaration_list"), None
+        )
     body = node.child_by_field_name("body")
     if body is None and node.type in _VALUE_FUNCTION_NODES:
         value = node.child_by_field_name("value")
         body = value.child_by_field_name("body") if value is not None else None
-    if body is None and node.type == "type_spec":
-        body = node.child_by_field_name("type")
     return body
 
 
@@ -151,7 +157,7 @@ def _name_and_scope(file: _File, node: Node, outer: Node) -> tuple[str | None, s
     if node.type == "impl_item":
         impl_type = node.child_by_field_name("type")
         return (file.text(impl_type) if impl_type is not None else None), None
-    name_node = node.child_by_field_name("name")
+    name_node = node.child_by_field_name("name") or node.child_by_field_name("property")
     if name_node is None and outer.type == "type_definition":
         name_node = outer.child_by_field_name("declarator")
     name = _WHITESPACE.sub(" ", file.text(name_node)) if name_node is not None else None
@@ -186,8 +192,13 @@ def _leading_siblings(file: _File, outer: Node) -> tuple[int, list[Node], list[N
     first_row = outer.start_point.row
     comments: list[Node] = []
     annotations: list[Node] = []
-    sibling = outer.prev_sibling
     rules = file.rules
+    sibling = outer.prev_sibling
+    holder = outer.parent
+    # Ruby puts a member's comment before the body node that holds the member: look past that node.
+    at_holder_start = holder is not None and holder.start_byte == outer.start_byte
+    if sibling is None and holder is not None and at_holder_start and holder.type not in rules.symbols:
+        sibling = holder.prev_sibling
     while sibling is not None and (sibling.type in rules.comments or sibling.type in rules.leading):
         if _last_row(sibling) < first_row - 1 or not file.starts_its_line(sibling):
             break
@@ -199,20 +210,26 @@ def _leading_siblings(file: _File, outer: Node) -> tuple[int, list[Node], list[N
     return first_row, comments, annotations
 
 
-def _header_last_row(file: _File, node: Node, body: Node | None) -> int:
-    if body is None or body.start_byte <= node.start_byte:
-        return node.start_point.row
-    position = body.start_byte
-    while position > node.start_byte and file.src[position - 1 : position] in (b" ", b"\t", b"\n", b"\r"):
-        position -= 1
-    return max(node.start_point.row, file.row_of(position - 1))
+def _header_end(file: _File, node: Node, body: Node | None) -> Node | None:
+    """The last token of the declaration before its body, skipping comments; None without a body."""
+    if body is None:
+        return None
+    holder = body.parent if body.parent is not None else node
+    last: Node | None = None
+    for child in holder.children:
+        if child.start_byte >= body.start_byte:
+            break
+        if child.type not in file.rules.comments:
+            last = child
+    return last
 
 
 def _found(file: _File, node: Node, outer: Node, scope: _Scope, index: int) -> _Found:
     name, explicit_parent = _name_and_scope(file, node, outer)
     first_row, comments, annotations = _leading_siblings(file, outer)
     header_first = outer.start_point.row if node.type in _VALUE_FUNCTION_NODES else node.start_point.row
-    header_last = max(header_first, _header_last_row(file, node, _body(node)))
+    header_end = _header_end(file, node, _body(node))
+    header_last = max(header_first, _last_row(header_end) if header_end is not None else node.start_point.row)
     span = MemberSpan(first_row, header_first, header_last, max(_last_row(outer), header_last))
     return _Found(
         node=node,
@@ -315,17 +332,15 @@ def _annotations(file: _File, item: _Found) -> tuple[str, ...]:
 
 def _signature(file: _File, item: _Found) -> str:
     start = file.line_starts[item.span.header_first_row]
-    body = _body(item.node)
-    if body is not None and body.start_byte > start:
-        end = body.start_byte
+    header_end = _header_end(file, item.node, _body(item.node))
+    if header_end is not None and header_end.end_byte > start:
+        end = header_end.end_byte
     else:
-        end = (
-            file.line_starts[item.span.header_first_row + 1]
-            if item.span.header_first_row + 1 < len(file.line_starts)
-            else len(file.src)
-        )
-    text = file.src[start:end].decode("utf-8", errors="replace").strip()
-    return text.removesuffix("{").rstrip()[:MAX_SIGNATURE_CHARS]
+        next_row = item.span.header_first_row + 1
+        end = file.line_starts[next_row] if next_row < len(file.line_starts) else len(file.src)
+    text = file.src[start:end].decode("utf-8", errors="replace")
+    lines = [line.strip() for line in text.strip().split("\n")]
+    return "\n".join(lines).removesuffix("{").rstrip()[:MAX_SIGNATURE_CHARS]
 
 
 def python_module_name(path: str) -> str:
