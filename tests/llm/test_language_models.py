@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import time
 from typing import Any
@@ -241,6 +242,18 @@ async def test_401_is_not_retried_and_never_shows_the_key(provider_server: Any, 
         assert KEY not in text
     assert caught.value.__cause__ is None
     assert caught.value.__suppress_context__
+
+
+async def test_retry_logs_never_show_the_key(provider_server: Any, caplog: pytest.LogCaptureFixture) -> None:
+    echoed = {"error": {"message": f"upstream rejected {KEY}"}}
+    provider_server.script({"status": 500, "body": echoed}, {"body": OPENAI_OK})
+
+    with caplog.at_level(logging.WARNING, logger="sextant.llm"):
+        await openai(provider_server).complete(system="s", prompt="p", max_tokens=10)
+
+    assert "retry 1 of 2" in caplog.text
+    assert "upstream rejected [redacted]" in caplog.text
+    assert KEY not in caplog.text
 
 
 async def test_400_is_not_retried(provider_server: Any) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 from hypothesis import given
@@ -78,8 +79,6 @@ _QUERY_WORDS = ["parse", "config", "load", "settings", "loader", "yaml", "path",
 
 @given(st.lists(st.sampled_from([*_QUERY_WORDS, "the", "a", "and", "file", "\n", "."]), max_size=400))
 def test_vocabulary_alone_never_reaches_the_threshold(words: list[str]) -> None:
-    import asyncio
-
     result = asyncio.run(LocalReranker().rerank(QUERY, [" ".join(words)]))
     assert result.scores is not None
     assert result.scores[0] < 0.6

