@@ -1,1 +1,39 @@
-"""Check documentation claims against the code index."""
+"""Check documentation claims against the code index, before any model sees them.
+
+`check_docs(payloads)` is the one call: every doc in the index against all indexed code. Its parts
+stand alone for other uses — `extract_claims` (what a doc names: paths, symbols, env vars,
+commands, flags, config keys) serves the reviewer's doc-drift check; `CodeFacts` and
+`check_claims` judge claims; `render_findings_markdown` writes the evidence block.
+"""
+
+from sextant.doc_claims.checking import check_claims, resolve
+from sextant.doc_claims.claim import Claim, ClaimKind
+from sextant.doc_claims.code_facts import CodeFacts, CodeFactsCollector, Site, SymbolSite
+from sextant.doc_claims.doc_texts import DocText, reassemble_docs
+from sextant.doc_claims.extraction import extract_claims
+from sextant.doc_claims.finding import ClaimFinding, ClaimStatus
+from sextant.doc_claims.history_docs import is_history_doc
+from sextant.doc_claims.rendering import render_findings_markdown
+from sextant.doc_claims.report import CheckTotals, DocCheckReport, DocSummary, check_docs
+
+__all__ = [
+    "CheckTotals",
+    "Claim",
+    "ClaimFinding",
+    "ClaimKind",
+    "ClaimStatus",
+    "CodeFacts",
+    "CodeFactsCollector",
+    "DocCheckReport",
+    "DocSummary",
+    "DocText",
+    "Site",
+    "SymbolSite",
+    "check_claims",
+    "check_docs",
+    "extract_claims",
+    "is_history_doc",
+    "reassemble_docs",
+    "render_findings_markdown",
+    "resolve",
+]

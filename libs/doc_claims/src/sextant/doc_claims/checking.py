@@ -1,0 +1,265 @@
+"""Check doc claims against the facts of the indexed code: verified, contradicted, outdated, unverifiable.
+
+Precedence: a claim is first resolved (verified, contradicted or unverifiable). Only a verified claim
+can become outdated, when the doc's last commit is more than STALE_DOC_GAP older than that of the
+file the claim resolved to; a contradicted claim stays contradicted (the thing is gone, which is the
+stronger news), and an unverifiable one stays unverifiable. Claims from changelogs and release notes
+(see history_docs) produce no findings at all.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from sextant.doc_claims import name_shapes as shapes
+from sextant.doc_claims.claim import Claim
+from sextant.doc_claims.code_facts import CodeFacts, Site, SymbolSite
+from sextant.doc_claims.finding import ClaimFinding
+from sextant.doc_claims.history_docs import is_history_doc
+from sextant.doc_claims.known_names import THIRD_PARTY_ENV_PREFIXES, UNINDEXED_EXTENSIONS
+from sextant.doc_rules.kinds import DOC_EXTENSIONS
+from sextant.doc_rules.staleness import is_stale_doc, months_older, parse_iso_date
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What resolving one claim found, before dates are compared."""
+
+    status: Literal["verified", "contradicted", "unverifiable"]
+    evidence: str
+    code_path: str | None = None
+    """The file or folder the claim resolved to: its date is compared with the doc's."""
+
+
+def check_claims(
+    claims: Iterable[Claim], facts: CodeFacts, *, doc_dates: Mapping[str, str | None]
+) -> list[ClaimFinding]:
+    """Judge each claim against the code facts and the docs' dates.
+
+    Args:
+        claims: Claims from extract_claims (any docs).
+        facts: The indexed code, from CodeFacts.from_payloads.
+        doc_dates: Doc path → its last commit date (ISO 8601) or None when unknown; a doc missing
+            here is treated as undated (never outdated).
+
+    Returns:
+        One finding per claim (none for changelog and release-notes docs), sorted by doc, line,
+        ref and kind.
+    """
+    findings = []
+    for claim in claims:
+        if is_history_doc(claim.doc):
+            continue
+        resolution = resolve(claim, facts)
+        findings.append(_dated(claim, resolution, facts, doc_dates.get(claim.doc)))
+    return sorted(findings, key=lambda f: (f.doc, f.line, f.ref, f.kind, f.status))
+
+
+def resolve(claim: Claim, facts: CodeFacts) -> Resolution:
+    """Resolve one claim the way a reader would, without looking at dates.
+
+    Args:
+        claim: The claim.
+        facts: The indexed code.
+
+    Returns:
+        Its status (verified, contradicted or unverifiable), the evidence and the file it met.
+    """
+    resolvers = {
+        "path": _resolve_path,
+        "symbol": _resolve_symbol,
+        "env": _resolve_env,
+        "flag": _resolve_flag,
+        "cli": _resolve_cli,
+        "config_key": _resolve_config_key,
+    }
+    return resolvers[claim.kind](claim, facts)
+
+
+def _dated(claim: Claim, resolution: Resolution, facts: CodeFacts, doc_date: str | None) -> ClaimFinding:
+    status: Literal["verified", "contradicted", "outdated", "unverifiable"] = resolution.status
+    evidence = resolution.evidence
+    path = resolution.code_path
+    if status == "verified" and path is not None:
+        code_date = facts.last_modified.get(path) or facts.directory_last_modified.get(path)
+        if is_stale_doc(doc_date, code_date):
+            months = months_older(doc_date, code_date)
+            status = "outdated"
+            evidence = (
+                f"doc last modified {_day(doc_date)}; {path} modified {_day(code_date)} "
+                f"({months} months later); {evidence}"
+            )
+    return ClaimFinding(
+        doc=claim.doc, line=claim.line, ref=claim.ref, kind=claim.kind, status=status, evidence=evidence
+    )
+
+
+def _day(date: str | None) -> str:
+    parsed = parse_iso_date(date)
+    return parsed.date().isoformat() if parsed else "unknown"
+
+
+def _where(site: Site) -> str:
+    return f"{site.path}:{site.line}"
+
+
+def _defined(sites: tuple[SymbolSite, ...]) -> str:
+    first = sites[0]
+    more = f" and {len(sites) - 1} other place{'s' if len(sites) > 2 else ''}" if len(sites) > 1 else ""
+    return f"defined in {first.path}:{first.line} ({first.symbol_type} {first.qualified}){more}"
+
+
+def _resolve_path(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR0911 - one exit per way of finding it
+    target = claim.target
+    folder = posixpath.dirname(claim.doc)
+    if target.startswith("/"):
+        candidates = [("repository root", target.lstrip("/"))]
+    else:
+        candidates = [("doc's folder", posixpath.join(folder, target)), ("repository root", target)]
+    for origin, raw in candidates:
+        candidate = posixpath.normpath(raw).rstrip("/")
+        if candidate.startswith("..") or candidate in {"", "."}:
+            continue
+        where = f" (relative to the {origin})" if folder and candidate != target.strip("/") else ""
+        if candidate in facts.files:
+            return Resolution("verified", f"file {candidate} exists{where}", candidate)
+        if candidate in facts.directories:
+            return Resolution("verified", f"folder {candidate}/ exists{where}", candidate)
+        for alternative in _doc_alternatives(candidate):
+            if alternative in facts.files:
+                return Resolution("verified", f"file {alternative} exists{where}", alternative)
+    suffix = target.strip("/").lstrip("./")
+    matches = [p for p in facts.by_name.get(suffix.rsplit("/", 1)[-1], ()) if p.endswith("/" + suffix)]
+    if matches:
+        others = f" (and {len(matches) - 1} more)" if len(matches) > 1 else ""
+        return Resolution("verified", f"found as {matches[0]}{others}", matches[0])
+    if shapes.extension(target) in UNINDEXED_EXTENSIONS:
+        return Resolution("unverifiable", f"{target} is a kind of file the index does not hold")
+    if claim.explicit:
+        return Resolution("contradicted", f"no file or folder {target} in the indexed files")
+    return Resolution(
+        "unverifiable", f"no file named {target} in the indexed files; it may be the reader's own file"
+    )
+
+
+def _doc_alternatives(candidate: str) -> list[str]:
+    """Other names a doc link may mean: `guide` → `guide.md`, `guide.html` → `guide.rst`."""
+    ext = shapes.extension(candidate)
+    if ext == "html":
+        stem = candidate[: -len(".html")]
+    elif ext == "":
+        stem = candidate
+    else:
+        return []
+    return [stem + suffix for suffix in sorted(DOC_EXTENSIONS)] + [stem + "/index.md", stem + "/index.rst"]
+
+
+def _resolve_symbol(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR0911 - one exit per way of finding it
+    name = claim.target
+    last = name.rsplit(".", 1)[-1]
+    if name in facts.qualified_symbols:
+        sites = facts.qualified_symbols[name]
+        return Resolution("verified", _defined(sites), sites[0].path)
+    if last in facts.symbols:
+        sites = facts.symbols[last]
+        return Resolution("verified", _defined(sites), sites[0].path)
+    if name in facts.modules:
+        path = facts.modules[name]
+        return Resolution("verified", f"module {name} is {path}", path)
+    if (site := facts.identifiers.get(last)) is not None:
+        return Resolution("verified", f"named in {_where(site)} (no definition indexed)", site.path)
+    if "." in name:
+        root = name.split(".", 1)[0]
+        if root not in facts.modules and root not in facts.symbols:
+            return Resolution(
+                "unverifiable", f"{root} is not a module or symbol of the indexed code (another library?)"
+            )
+    if claim.explicit:
+        return Resolution("contradicted", f"no file or symbol named {name} in the indexed code")
+    return Resolution(
+        "unverifiable",
+        f"no symbol named {name} in the indexed code; the name may not refer to this repository",
+    )
+
+
+def _resolve_env(claim: Claim, facts: CodeFacts) -> Resolution:
+    name = claim.target
+    if (site := facts.identifiers.get(name)) is not None:
+        return Resolution("verified", f"appears in {_where(site)}", site.path)
+    if name.startswith(THIRD_PARTY_ENV_PREFIXES):
+        return Resolution("unverifiable", f"{name} is not in the indexed code; platforms and tools read it")
+    if claim.explicit:
+        return Resolution("contradicted", f"{name} appears nowhere in the indexed code")
+    return Resolution("unverifiable", f"{name} is not in the indexed code")
+
+
+def _program(command: str, facts: CodeFacts) -> tuple[str, str | None] | None:
+    """Where the indexed code shows a program exists: (evidence, path), or None when it does not."""
+    if "/" in command:
+        path = shapes.normalize_path(command)
+        if path in facts.files:
+            return f"script {path} exists", path
+        return None
+    site = facts.identifiers.get(command)
+    return (f"program {command} appears in {_where(site)}", site.path) if site else None
+
+
+def _resolve_flag(claim: Claim, facts: CodeFacts) -> Resolution:
+    flag = claim.target
+    if claim.command is not None and _program(claim.command, facts) is None:
+        return Resolution(
+            "unverifiable", f"a flag of {claim.command}, which the indexed code does not define"
+        )
+    if (site := facts.identifiers.get(flag)) is not None:
+        return Resolution("verified", f"appears in {_where(site)}", site.path)
+    bare = flag.lstrip("-")
+    for name in (bare.replace("-", "_"), bare.removeprefix("no-").replace("-", "_")):
+        if len(name) > 1 and (site := facts.identifiers.get(name)) is not None:
+            return Resolution(
+                "verified", f"parameter {name} in {_where(site)} (the flag's derived name)", site.path
+            )
+    if claim.explicit:
+        return Resolution("contradicted", f"{flag} appears nowhere in the indexed code")
+    return Resolution(
+        "unverifiable", f"{flag} is not in the indexed code; a short flag may belong to another tool"
+    )
+
+
+def _resolve_cli(claim: Claim, facts: CodeFacts) -> Resolution:
+    words = claim.target.split()
+    if claim.command is None:
+        if (site := facts.identifiers.get(words[0])) is not None:
+            return Resolution("verified", f"command {words[0]} appears in {_where(site)}", site.path)
+        return Resolution("contradicted", f"no command {words[0]} in the indexed code")
+    program = _program(claim.command, facts)
+    if program is None:
+        return Resolution(
+            "unverifiable", f"{claim.command} is not a command of the indexed code (another tool?)"
+        )
+    evidence, path = program
+    if len(words) < 2:
+        return Resolution("verified", evidence, path)
+    sub = words[-1]
+    if (site := facts.identifiers.get(sub)) is not None:
+        return Resolution("verified", f"{evidence}; subcommand {sub} in {_where(site)}", site.path)
+    return Resolution("contradicted", f"{evidence}, but no subcommand {sub} appears in the indexed code")
+
+
+def _resolve_config_key(claim: Claim, facts: CodeFacts) -> Resolution:
+    key = claim.target
+    for form in (key, key.replace("-", "_"), key.replace("_", "-")):
+        if (site := facts.identifiers.get(form)) is not None:
+            return Resolution("verified", f"appears in {_where(site)}", site.path)
+    parts = [part for part in key.replace("-", "_").split(".") if part]
+    sites = [facts.identifiers.get(p) or facts.identifiers.get(p.replace("_", "-")) for p in parts]
+    last = sites[-1] if sites else None
+    if len(parts) > 1 and all(sites) and last is not None:
+        return Resolution(
+            "verified", f"keys {', '.join(parts)} appear in the code ({_where(last)})", last.path
+        )
+    if claim.explicit:
+        return Resolution("contradicted", f"no key {key} in the indexed code")
+    return Resolution("unverifiable", f"{key} is not in the indexed code")

@@ -1,0 +1,31 @@
+"""A claim a doc makes about the repository's code: what it names, where, and how firmly."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+ClaimKind = Literal["path", "symbol", "env", "cli", "flag", "config_key"]
+
+
+class Claim(msgspec.Struct, frozen=True, kw_only=True):
+    """One reference in a doc that the indexed code can confirm or contradict."""
+
+    doc: str
+    """Path of the doc that makes the claim."""
+    line: int
+    """1-based line of the doc where the reference is written."""
+    ref: str
+    """The reference as written (a literal, a link target, a command line's `program sub`)."""
+    kind: ClaimKind
+    """What the reference names: path, symbol, env, cli, flag or config_key."""
+    target: str
+    """The name to resolve: a path without anchor or line suffix, a symbol without `()` or role
+    marks, a flag without `=value`, a command as `program subcommand`."""
+    explicit: bool = True
+    """The doc's wording marks it as this repository's code (a relative link, `f()`, a Sphinx role,
+    "the `X` class", a path with a folder), so its absence contradicts the doc; otherwise an absent
+    target is only unverifiable."""
+    command: str | None = None
+    """For flags and commands: the program they belong to, as written (None when standalone)."""

@@ -1,0 +1,196 @@
+"""What the indexed code holds, gathered in one pass over chunk payloads: the facts doc claims meet."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import PurePosixPath
+
+import msgspec
+
+from sextant.chunkstore.payload import ChunkPayload
+from sextant.doc_rules.kinds import chunk_kind
+from sextant.doc_rules.staleness import parse_iso_date
+
+# Symbol types that are not definitions a doc could name.
+_NOT_SYMBOLS = frozenset({"window", "section", "file", "module", "document"})
+# Identifiers, compound keys (a.b, dry-run) and flags (--force) as they appear in code text.
+_TOKEN = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*|[A-Za-z_]\w*(?:[.-][A-Za-z_]\w*)*")
+_COMPOUND_PARTS = re.compile(r"[.-]")
+
+
+@dataclass(frozen=True, order=True)
+class Site:
+    """A place in the indexed code: a file and a 1-based line."""
+
+    path: str
+    line: int
+
+
+@dataclass(frozen=True, order=True)
+class SymbolSite:
+    """Where a symbol is defined, and what it is."""
+
+    path: str
+    line: int
+    symbol_type: str
+    qualified: str
+    """The symbol as `Parent.member` when it has a parent, else its name."""
+
+
+@dataclass(frozen=True)
+class CodeFacts:
+    """Facts about the indexed repository that doc claims are checked against."""
+
+    files: frozenset[str]
+    """Every indexed file, docs included (a doc may link to another doc)."""
+    code_files: frozenset[str]
+    """Indexed files classified as code."""
+    directories: frozenset[str]
+    """Every folder that holds an indexed file (no trailing slash)."""
+    by_name: Mapping[str, tuple[str, ...]]
+    """Last path segment (file or folder name) → the paths that end with it, sorted."""
+    symbols: Mapping[str, tuple[SymbolSite, ...]]
+    """Simple symbol name → its definitions, sorted by path and line."""
+    qualified_symbols: Mapping[str, tuple[SymbolSite, ...]]
+    """`Parent.member`, `package.name` and `package.Parent.member` → definitions."""
+    modules: Mapping[str, str]
+    """Dotted module names (every dotted suffix of a code file or folder path) → first path."""
+    identifiers: Mapping[str, Site]
+    """Tokens of code text (identifiers, env vars, keys, flags) → first place they appear."""
+    last_modified: Mapping[str, str | None]
+    """File → last commit date (ISO 8601), None when unknown."""
+    directory_last_modified: Mapping[str, str]
+    """Folder → the newest known last commit date of the files under it."""
+
+    @classmethod
+    def from_payloads(cls, payloads: Iterable[ChunkPayload]) -> CodeFacts:
+        """Gather the facts from chunk payloads in one pass.
+
+        Args:
+            payloads: Chunk payloads of one repository (docs and code, any order).
+
+        Returns:
+            The facts; code text and symbols come from code chunks only, files from all chunks.
+        """
+        collector = CodeFactsCollector()
+        for payload in payloads:
+            collector.add(payload)
+        return collector.build()
+
+
+class CodeFactsCollector:
+    """Accumulates CodeFacts one payload at a time, so a caller can share a single pass."""
+
+    def __init__(self) -> None:
+        self._files: set[str] = set()
+        self._code_files: set[str] = set()
+        self._symbols: dict[str, dict[tuple[str, str], SymbolSite]] = defaultdict(dict)
+        self._qualified: dict[str, dict[tuple[str, str], SymbolSite]] = defaultdict(dict)
+        self._packages: dict[str, str] = {}
+        self._identifiers: dict[str, Site] = {}
+        self._dates: dict[str, str | None] = {}
+
+    def add(self, payload: ChunkPayload) -> None:
+        """Take in one chunk payload."""
+        path = payload.path
+        self._files.add(path)
+        date = payload.last_modified_at
+        if path not in self._dates or self._dates[path] is None:
+            self._dates[path] = None if isinstance(date, msgspec.UnsetType) else date
+        if chunk_kind(path) != "code":
+            return
+        self._code_files.add(path)
+        self._add_symbol(payload)
+        self._add_identifiers(path, payload.start_line, payload.text)
+
+    def _add_symbol(self, payload: ChunkPayload) -> None:
+        name = payload.symbol
+        if not name or payload.symbol_type in _NOT_SYMBOLS:
+            return
+        qualified = f"{payload.parent}.{name}" if payload.parent else name
+        site = SymbolSite(payload.path, payload.start_line, payload.symbol_type, qualified)
+        _keep_first(self._symbols[name.rsplit(".", 1)[-1]], (site.path, qualified), site)
+        forms = {qualified}
+        if payload.package:
+            forms |= {f"{payload.package}.{name}", f"{payload.package}.{qualified}"}
+            self._packages.setdefault(payload.package, payload.path)
+        for form in forms - {name}:
+            _keep_first(self._qualified[form], (site.path, qualified), site)
+
+    def _add_identifiers(self, path: str, start_line: int, text: str) -> None:
+        first_offsets: dict[str, int] = {}
+        for match in _TOKEN.finditer(text):
+            token = match.group(0)
+            first_offsets.setdefault(token, match.start())
+            if not token.startswith("-") and _COMPOUND_PARTS.search(token):
+                for part in _COMPOUND_PARTS.split(token):
+                    first_offsets.setdefault(part, match.start())
+        line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        for token, offset in first_offsets.items():
+            current = self._identifiers.get(token)
+            if current is not None and current.path < path:
+                continue
+            site = Site(path, start_line + bisect.bisect_right(line_starts, offset) - 1)
+            if current is None or site < current:
+                self._identifiers[token] = site
+
+    def build(self) -> CodeFacts:
+        """The gathered facts."""
+        directories = {str(parent) for path in self._files for parent in PurePosixPath(path).parents}
+        directories.discard(".")
+        by_name: dict[str, list[str]] = defaultdict(list)
+        for path in sorted(self._files | directories):
+            by_name[path.rsplit("/", 1)[-1]].append(path)
+        return CodeFacts(
+            files=frozenset(self._files),
+            code_files=frozenset(self._code_files),
+            directories=frozenset(directories),
+            by_name={name: tuple(paths) for name, paths in by_name.items()},
+            symbols={name: tuple(sorted(sites.values())) for name, sites in self._symbols.items()},
+            qualified_symbols={name: tuple(sorted(s.values())) for name, s in self._qualified.items()},
+            modules=self._modules(),
+            identifiers=dict(self._identifiers),
+            last_modified=dict(self._dates),
+            directory_last_modified=self._directory_dates(),
+        )
+
+    def _modules(self) -> dict[str, str]:
+        """Every dotted suffix of a code file's or code folder's path: `pkg.mod`, `mod`, ..."""
+        modules: dict[str, str] = {}
+        code_dirs = {str(p) for f in self._code_files for p in PurePosixPath(f).parents} - {"."}
+        for path in sorted(self._code_files | code_dirs):
+            stem = str(PurePosixPath(path).with_suffix("")) if path in self._code_files else path
+            segments = [s for s in stem.split("/") if s]
+            if segments and segments[-1] == "__init__":
+                segments = segments[:-1]
+            if not all(re.fullmatch(r"[A-Za-z_][\w-]*", s) for s in segments):
+                continue
+            for start in range(len(segments)):
+                modules.setdefault(".".join(segments[start:]), path)
+        for package, path in self._packages.items():
+            modules.setdefault(package, path)
+        return modules
+
+    def _directory_dates(self) -> dict[str, str]:
+        newest: dict[str, tuple[datetime, str]] = {}
+        for path, date in self._dates.items():
+            parsed = parse_iso_date(date)
+            if parsed is None or date is None:
+                continue
+            for parent in PurePosixPath(path).parents:
+                key = str(parent)
+                if key != "." and (key not in newest or parsed > newest[key][0]):
+                    newest[key] = (parsed, date)
+        return {folder: value for folder, (_, value) in newest.items()}
+
+
+def _keep_first(sites: dict[tuple[str, str], SymbolSite], key: tuple[str, str], site: SymbolSite) -> None:
+    """Keep the earliest line per (file, qualified name): windows of one symbol count once."""
+    current = sites.get(key)
+    if current is None or site.line < current.line:
+        sites[key] = site

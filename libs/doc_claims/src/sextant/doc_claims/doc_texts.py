@@ -1,0 +1,69 @@
+"""Docs put back together from their chunks, so claims keep the doc file's real line numbers."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import msgspec
+
+from sextant.chunkstore.payload import ChunkPayload
+from sextant.doc_rules.kinds import chunk_kind
+
+
+@dataclass(frozen=True)
+class DocText:
+    """One doc's text as far as the index holds it."""
+
+    path: str
+    text: str
+    """Lines from `first_line` on; lines no chunk covers are empty, so numbering stays true."""
+    first_line: int
+    last_modified_at: str | None
+
+
+class DocTextCollector:
+    """Accumulates doc chunks one payload at a time (code payloads are ignored)."""
+
+    def __init__(self) -> None:
+        self._lines: dict[str, dict[int, str]] = defaultdict(dict)
+        self._dates: dict[str, str | None] = {}
+
+    def add(self, payload: ChunkPayload) -> None:
+        """Take in one chunk payload; overlapping windows repeat lines, the first copy wins."""
+        if chunk_kind(payload.path) != "doc":
+            return
+        lines = self._lines[payload.path]
+        for index, line in enumerate(payload.text.splitlines()):
+            lines.setdefault(payload.start_line + index, line)
+        date = payload.last_modified_at
+        if self._dates.get(payload.path) is None:
+            self._dates[payload.path] = None if isinstance(date, msgspec.UnsetType) else date
+
+    def build(self) -> list[DocText]:
+        """The docs, sorted by path."""
+        docs = []
+        for path in sorted(self._lines):
+            lines = self._lines[path]
+            if not lines:
+                continue
+            first, last = min(lines), max(lines)
+            text = "\n".join(lines.get(number, "") for number in range(first, last + 1))
+            docs.append(DocText(path, text, first, self._dates.get(path)))
+        return docs
+
+
+def reassemble_docs(payloads: Iterable[ChunkPayload]) -> list[DocText]:
+    """Rebuild every doc in the payloads from its chunks (sorted by line, windows de-duplicated).
+
+    Args:
+        payloads: Chunk payloads of one repository, in any order.
+
+    Returns:
+        One DocText per doc path, sorted by path.
+    """
+    collector = DocTextCollector()
+    for payload in payloads:
+        collector.add(payload)
+    return collector.build()

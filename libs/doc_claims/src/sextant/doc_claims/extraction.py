@@ -1,0 +1,156 @@
+"""Find the claims a doc makes about the repository's code, syntax by syntax."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Callable
+from pathlib import PurePosixPath
+from urllib.parse import unquote
+
+from sextant.doc_claims import name_shapes as shapes
+from sextant.doc_claims.asciidoc_syntax import asciidoc_mentions
+from sextant.doc_claims.claim import Claim
+from sextant.doc_claims.code_blocks import python_imports
+from sextant.doc_claims.inline_reference import inline_claims
+from sextant.doc_claims.markdown_syntax import markdown_mentions
+from sextant.doc_claims.mentions import Mention
+from sextant.doc_claims.name_shapes import Draft
+from sextant.doc_claims.prose_context import clause_before
+from sextant.doc_claims.rst_syntax import rst_mentions
+from sextant.doc_claims.shell_commands import command_claims
+
+_SYMBOL_ROLES = frozenset(
+    {
+        "func",
+        "function",
+        "meth",
+        "method",
+        "class",
+        "mod",
+        "module",
+        "attr",
+        "data",
+        "const",
+        "exc",
+        "obj",
+        "type",
+        "struct",
+        "member",
+        "var",
+        "macro",
+        "enum",
+        "autoclass",
+        "autofunction",
+        "automethod",
+        "automodule",
+    }
+)
+_PATH_ROLES = frozenset(
+    {
+        "file",
+        "doc",
+        "download",
+        "include",
+        "literalinclude",
+        "image",
+        "figure",
+        "xref",
+        "link",
+        "video",
+        "audio",
+    }
+)
+_SCANNERS: dict[str, Callable[[str], list[Mention]]] = {
+    ".rst": rst_mentions,
+    ".adoc": asciidoc_mentions,
+    ".asciidoc": asciidoc_mentions,
+}
+
+
+def extract_claims(doc_path: str, text: str, *, first_line: int = 1) -> list[Claim]:
+    """The checkable claims a doc makes, with the line each is written on.
+
+    Markdown (and plain text) inline code, links and fenced blocks; reStructuredText literals,
+    Sphinx roles and directives; AsciiDoc monospace, passthroughs, links and listing blocks.
+    Not claims: names behind external links, HTTP methods and status codes, files the reader is
+    told to create, examples in prose ("e.g."), everyday words, placeholders, and well-known
+    tools in shell lines.
+
+    Args:
+        doc_path: Repository path of the doc; its extension picks the syntax (Markdown by default).
+        text: The doc text (or a slice of it).
+        first_line: The doc line that `text` starts on, so reassembled chunks keep real lines.
+
+    Returns:
+        Claims in document order, one per (line, kind, target, command).
+    """
+    scanner = _SCANNERS.get(PurePosixPath(doc_path).suffix.lower(), markdown_mentions)
+    line_starts = [0] + [match.end() for match in re.finditer("\n", text)]
+    claims: list[Claim] = []
+    seen: set[tuple[int, str, str, str | None]] = set()
+    for mention in scanner(text):
+        line = first_line + bisect.bisect_right(line_starts, mention.offset) - 1
+        for draft in _drafts(mention, text):
+            key = (line, draft.kind, draft.target, draft.command)
+            if draft.target and key not in seen:
+                seen.add(key)
+                claims.append(
+                    Claim(
+                        doc=doc_path,
+                        line=line,
+                        ref=draft.ref,
+                        kind=draft.kind,
+                        target=draft.target,
+                        explicit=draft.explicit,
+                        command=draft.command,
+                    )
+                )
+    return claims
+
+
+def _drafts(mention: Mention, text: str) -> list[Draft]:
+    if mention.form == "inline":
+        return inline_claims(mention.text, clause_before(text, mention.offset - 1), text[mention.end :][:40])
+    if mention.form == "shell":
+        return command_claims(mention.text)
+    if mention.form == "env_file":
+        name = mention.text.split("=", 1)[0].replace("export", "").strip()
+        return [Draft("env", name, name)]
+    if mention.form == "python_import":
+        return [Draft("symbol", name, name) for name in python_imports(mention.text)]
+    if mention.form == "link":
+        return _link(mention.text)
+    return _role(mention.role, mention.text)
+
+
+def _link(target: str) -> list[Draft]:
+    """A link or include to a repository file: always explicit, the doc points right at it."""
+    path = shapes.normalize_path(unquote(target.strip()))
+    if not path or shapes.is_external(target) or shapes.is_placeholder(path):
+        return []
+    return [Draft("path", target.strip(), path)]
+
+
+def _role(role: str, raw: str) -> list[Draft]:  # noqa: PLR0911 - one branch per role family
+    """A Sphinx role or directive: the role says what kind of thing the target is."""
+    name = role.rsplit(":", 1)[-1]
+    target = raw.strip()
+    if (titled := re.fullmatch(r"[^<]*<([^>]+)>", target)) is not None:
+        target = titled.group(1).strip()
+    target = target.lstrip("~!.").removesuffix("()")
+    if not target or shapes.is_placeholder(target):
+        return []
+    if name in _PATH_ROLES:
+        return _link(target)
+    if name == "envvar":
+        return [Draft("env", raw.strip(), target)]
+    if name == "option":
+        matches = [shapes.FLAG.match(token) for token in re.split(r"[\s,]+", target)]
+        return [Draft("flag", match.group(0), match.group(1)) for match in matches if match is not None]
+    if name in {"program", "command"}:
+        return [Draft("cli", raw.strip(), target, command=target.split()[0])]
+    if name in _SYMBOL_ROLES or role.startswith(("py:", "js:", "c:", "cpp:")):
+        symbol = target.split("(", 1)[0].strip().replace("::", ".")
+        return [Draft("symbol", raw.strip(), symbol)] if symbol else []
+    return []

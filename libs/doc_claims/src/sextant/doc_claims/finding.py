@@ -1,0 +1,28 @@
+"""The verdict on one doc claim: the shape the analyzer puts in its event as `doc_claims`."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+ClaimStatus = Literal["verified", "contradicted", "outdated", "unverifiable"]
+
+
+class ClaimFinding(msgspec.Struct, frozen=True, kw_only=True):
+    """One doc claim and what the indexed code says about it (fields match contracts' DocClaim)."""
+
+    doc: str
+    """Path of the doc."""
+    line: int
+    """Line of the claim in the doc."""
+    ref: str
+    """The reference as the doc writes it."""
+    kind: str
+    """path, symbol, env, cli, flag or config_key."""
+    status: ClaimStatus
+    """verified: the code has it; contradicted: it names this repository's code but the code lacks
+    it; outdated: the code has it but changed more than STALE_DOC_GAP after the doc; unverifiable:
+    the code cannot tell (a generic name, another tool's command, an unindexed file type)."""
+    evidence: str
+    """Where the code confirms or contradicts it, in words."""

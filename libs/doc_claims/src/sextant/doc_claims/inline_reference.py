@@ -1,0 +1,142 @@
+"""What one inline literal (a backtick span, an RST literal, AsciiDoc monospace) claims, if anything."""
+
+from __future__ import annotations
+
+import re
+
+from sextant.doc_claims import name_shapes as shapes
+from sextant.doc_claims.known_names import BUILTIN_CALLS, HTTP_METHODS
+from sextant.doc_claims.name_shapes import Draft
+from sextant.doc_claims.prose_context import is_example, noun_near, tells_to_create
+from sextant.doc_claims.shell_commands import command_claims
+
+_CALL = re.compile(r"^@?([A-Za-z_][\w.]*)\s*\(.*\)$", re.S)
+_ASSIGNMENT = re.compile(r"^([A-Za-z_][\w.-]*)\s*(?:=|:)\s*\S.*$")
+_HTTP_LINE = re.compile(r"^(?:[A-Z]+\s+/\S*|\d{3}(?:\s+[A-Za-z][A-Za-z ]*)?)$")
+_STATEMENT_WORDS = frozenset(
+    [
+        "def",
+        "class",
+        "return",
+        "import",
+        "from",
+        "with",
+        "while",
+        "for",
+        "if",
+        "elif",
+        "else",
+        "try",
+        "except",
+        "raise",
+        "async",
+        "await",
+        "const",
+        "let",
+        "var",
+        "new",
+        "function",
+        "lambda",
+        "yield",
+        "pass",
+        "assert",
+        "del",
+        "not",
+        "and",
+        "or",
+        "is",
+    ]
+)
+
+
+def inline_claims(literal: str, clause: str, after: str) -> list[Draft]:
+    """The claims one inline literal makes, judged with the prose around it.
+
+    Args:
+        literal: The literal's content, as written.
+        clause: The clause of prose before the literal.
+        after: A little text right after the literal.
+
+    Returns:
+        Zero or more drafts (a shell command can yield a command, flags and env vars).
+    """
+    text = literal.strip()
+    if not text or len(text) > 200 or is_example(clause):
+        return []
+    if text.split()[0] in HTTP_METHODS or _HTTP_LINE.match(text):
+        return []
+    if any(space in text for space in " \t\n"):
+        return _spaced_literal(text)
+    drafts = _single_token(text, clause, after)
+    if any(d.kind == "path" for d in drafts) and tells_to_create(clause):
+        return [d for d in drafts if d.kind != "path"]
+    return drafts
+
+
+def _spaced_literal(text: str) -> list[Draft]:
+    """A literal with spaces: a shell command, a `key = value` setting, or code we leave alone."""
+    first = text.split(maxsplit=1)[0]
+    if first in _STATEMENT_WORDS or any(mark in text for mark in "(){};"):
+        return []
+    if (assignment := _ASSIGNMENT.match(text)) is not None and not shapes.ENV_NAME.match(assignment.group(1)):
+        return _config_key(assignment.group(1))
+    return command_claims(text)
+
+
+def _single_token(text: str, clause: str, after: str) -> list[Draft]:  # noqa: PLR0911 - one branch per shape reads best
+    """A literal without spaces, classified by its shape and the nouns around it."""
+    if shapes.is_external(text) and not text.startswith("#"):
+        return []
+    if (env := shapes.ENV_REFERENCE.fullmatch(text)) is not None:
+        return [Draft("env", text, env.group(1) or env.group(2))]
+    if "=" in text and not text.startswith("-"):
+        key = text.split("=", 1)[0]
+        if shapes.ENV_NAME.match(key):
+            return [Draft("env", text, key)]
+        return _config_key(key)
+    if text.startswith("-"):
+        flag = shapes.FLAG.match(text)
+        if flag is None:
+            return []
+        return [Draft("flag", text, flag.group(1), explicit=flag.group(1).startswith("--"))]
+    if shapes.is_plain_word(text) or shapes.is_placeholder(text):
+        return []
+    if (call := _CALL.match(text)) is not None:
+        name = call.group(1)
+        if name.lower() in BUILTIN_CALLS or shapes.is_placeholder(name):
+            return []
+        return [Draft("symbol", text, name)]
+    if shapes.looks_like_path(text):
+        path = shapes.normalize_path(text)
+        return [Draft("path", text, path, explicit=shapes.path_is_explicit(path))]
+    return _name(text, noun_near(clause, after))
+
+
+def _name(text: str, noun: str | None) -> list[Draft]:  # noqa: PLR0911 - one branch per shape
+    """A bare name: env var, dotted symbol or key, snake/camel symbol, or a word made code by a noun."""
+    name = text.lstrip("@").replace("::", ".").replace("#", ".")
+    if shapes.ENV_NAME.match(name):
+        return [Draft("env", text, name)]
+    if shapes.DOTTED.match(name):
+        if any("-" in segment for segment in name.split(".")):
+            return [Draft("config_key", text, name)]
+        return [Draft("symbol", text, name)]
+    if not shapes.IDENTIFIER.match(name) or name.strip("_") == "" or name.startswith("__"):
+        return []
+    if noun == "command" and shapes.SUBCOMMAND.match(name):
+        return [Draft("cli", text, name)]
+    if noun == "config":
+        return [Draft("config_key", text, name)]
+    if "_" in name.strip("_") or shapes.LOWER_CAMEL.match(name) or noun == "code":
+        return [Draft("symbol", text, name)]
+    if shapes.CAMEL.match(name):
+        # Multi-hump capitalised names may be products (GitHub, JetStream): absent is unverifiable.
+        return [Draft("symbol", text, name, explicit=False)]
+    return []
+
+
+def _config_key(key: str) -> list[Draft]:
+    """A settings key written as `key = value` or `key: value`; plain single words are too generic."""
+    if shapes.is_placeholder(key) or not re.search(r"[._-]", key.strip("_.-")):
+        return []
+    return [Draft("config_key", key, key.strip())]

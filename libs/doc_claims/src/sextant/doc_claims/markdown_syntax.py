@@ -1,0 +1,75 @@
+"""Mentions in Markdown (and plain text): inline code, fenced blocks, links to repository files."""
+
+from __future__ import annotations
+
+import re
+
+from sextant.doc_claims.code_blocks import block_mentions
+from sextant.doc_claims.mentions import Mention, mask
+from sextant.doc_claims.name_shapes import is_external
+
+_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*([^`\n]*)$")
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_LINK = re.compile(r"(!?)\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)\s>]*)>?(?:\s+[\"'(][^)]*)?\s*\)")
+_REFERENCE_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s.*)?$", re.M)
+_INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.S)
+
+
+def markdown_mentions(text: str) -> list[Mention]:
+    """Every mention in a Markdown doc, in document order.
+
+    Args:
+        text: The doc text.
+
+    Returns:
+        Fenced-block lines worth checking, relative links, and inline code spans (not those inside
+        the text of an external link: a name behind a URL is about someone else's code).
+    """
+    mentions, text = _fenced_blocks(text)
+    text = _HTML_COMMENT.sub(lambda m: mask(m.group(0), 0, len(m.group(0))), text)
+    external: list[tuple[int, int]] = []
+    for link in _LINK.finditer(text):
+        target = link.group(3)
+        if not target or is_external(target):
+            external.append((link.start(2), link.end(2)))
+        else:
+            mentions.append(Mention(link.start(3), link.end(), target, "link"))
+    for definition in _REFERENCE_DEFINITION.finditer(text):
+        if not is_external(definition.group(1)):
+            mentions.append(Mention(definition.start(1), definition.end(1), definition.group(1), "link"))
+    for code in _INLINE_CODE.finditer(text):
+        if any(start <= code.start() < end for start, end in external):
+            continue
+        body = code.group(2)
+        if "\n\n" in body:
+            continue  # a stray backtick, not a span
+        mentions.append(Mention(code.start(2), code.end(), body.replace("\n", " "), "inline"))
+    return sorted(mentions, key=lambda m: m.offset)
+
+
+def _fenced_blocks(text: str) -> tuple[list[Mention], str]:
+    """Mentions of fenced code blocks, and the text with those blocks blanked out."""
+    mentions: list[Mention] = []
+    lines = text.splitlines(keepends=True)
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line))
+    index = 0
+    spans: list[tuple[int, int]] = []
+    while index < len(lines):
+        opening = _FENCE_OPEN.match(lines[index].rstrip("\r\n"))
+        if opening is None:
+            index += 1
+            continue
+        fence, info = opening.group(1), opening.group(2)
+        close = re.compile(rf"^ {{0,3}}{fence[0]}{{{len(fence)},}}[ \t]*$")
+        end = index + 1
+        while end < len(lines) and not close.match(lines[end].rstrip("\r\n")):
+            end += 1
+        body = [(offsets[i], lines[i].rstrip("\r\n")) for i in range(index + 1, min(end, len(lines)))]
+        mentions.extend(block_mentions(info, body))
+        spans.append((offsets[index], offsets[min(end + 1, len(lines))]))
+        index = end + 1
+    for start, stop in spans:
+        text = mask(text, start, stop)
+    return mentions, text

@@ -1,0 +1,108 @@
+"""Shapes of names: what a token written in a doc looks like (path, env var, flag, symbol, key)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from sextant.doc_claims.claim import ClaimKind
+from sextant.doc_claims.known_names import (
+    CODE_EXTENSIONS,
+    DATA_EXTENSIONS,
+    PLACEHOLDER_FIRST_SEGMENTS,
+    PLACEHOLDER_SEGMENTS,
+    PLAIN_WORDS,
+    UNINDEXED_EXTENSIONS,
+    WELL_KNOWN_FILES,
+)
+
+ENV_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
+ENV_REFERENCE = re.compile(r"\$\{?([A-Z][A-Z0-9_]*)\}?|%([A-Z][A-Z0-9_]*)%")
+FLAG = re.compile(r"^(--?[A-Za-z][\w-]*)(?:=.*)?$")
+SUBCOMMAND = re.compile(r"^[a-z][a-z0-9-]*$")
+PROGRAM = re.compile(r"^[a-z][a-z0-9._-]*$")
+IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+DOTTED = re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_][\w-]*)+$")
+CAMEL = re.compile(r"^(?:[A-Z]+[a-z0-9]+){2,}[A-Za-z0-9]*$|^[A-Z]{2,}[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*$")
+LOWER_CAMEL = re.compile(r"^[a-z]+[0-9]*(?:[A-Z][a-z0-9]*)+$")
+NUMBER_OR_VERSION = re.compile(r"^[v=<>~^]*\d[\d.,:x*+-]*[a-z]{0,3}\d*$", re.I)
+_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:", re.I)
+_MIME = re.compile(r"^(?:application|text|image|audio|video|multipart|font)/[\w.+-]+$")
+_LINE_SUFFIX = re.compile(r"(?::\d+(?:[-:]\d+)?|#L\d+(?:-L?\d+)?)$")
+_SEGMENTS = re.compile(r"[/._-]+")
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A claim before it is pinned to a doc and a line."""
+
+    kind: ClaimKind
+    ref: str
+    target: str
+    explicit: bool = True
+    command: str | None = None
+
+
+def is_external(target: str) -> bool:
+    """Whether a link target points outside the repository (a URL, mail, an in-page anchor)."""
+    return bool(_SCHEME.match(target)) or target.startswith(("//", "#", "www."))
+
+
+def extension(name: str) -> str:
+    """The lower-case extension of a file name ('' when none)."""
+    base = name.rstrip("/").rsplit("/", 1)[-1]
+    if "." not in base.lstrip("."):
+        return ""
+    return base.rsplit(".", 1)[-1].lower()
+
+
+def is_placeholder(name: str) -> bool:
+    """Whether a name is an example placeholder (`foo.py`, `path/to/file`, `<name>`, `my_app`)."""
+    if any(mark in name for mark in "<>{}*?[]…") or "..." in name:
+        return True
+    segments = [segment.lower() for segment in _SEGMENTS.split(name) if segment]
+    if not segments:
+        return True
+    return segments[0] in PLACEHOLDER_FIRST_SEGMENTS or any(s in PLACEHOLDER_SEGMENTS for s in segments)
+
+
+def is_plain_word(name: str) -> bool:
+    """Whether a literal is an everyday value rather than a name (`true`, `null`, `42`, `v1.2`)."""
+    return name.lower() in PLAIN_WORDS or NUMBER_OR_VERSION.match(name) is not None
+
+
+def strip_line_suffix(path: str) -> str:
+    """Drop a `:12`, `:12-20` or `#L12` line reference from a path."""
+    return _LINE_SUFFIX.sub("", path)
+
+
+def looks_like_path(token: str) -> bool:
+    """Whether a token names a file or folder of a repository (not a URL, MIME type or system path)."""
+    if not token or is_external(token) or token.startswith(("/", "~", "-", "$", "@")):
+        return False
+    if _MIME.match(token) or " " in token:
+        return False
+    if "/" in token:
+        return all(part and not part.isspace() for part in token.rstrip("/").split("/")) and bool(
+            re.search(r"[A-Za-z]", token)
+        )
+    if token in WELL_KNOWN_FILES or token.split(".", 1)[0] in WELL_KNOWN_FILES:
+        return True
+    ext = extension(token)
+    known = CODE_EXTENSIONS | DATA_EXTENSIONS | UNINDEXED_EXTENSIONS
+    if token.startswith(".") and re.fullmatch(r"\.[A-Za-z][\w.-]*", token):
+        return True  # dotfiles: .env.example, .gitignore, .pre-commit-config.yaml
+    return ext in known and re.fullmatch(r"[\w.-]+", token) is not None
+
+
+def path_is_explicit(token: str) -> bool:
+    """Whether an absent path contradicts the doc: it has a folder, or is a source file's name."""
+    return "/" in token or extension(token) in CODE_EXTENSIONS or token in WELL_KNOWN_FILES
+
+
+def normalize_path(token: str) -> str:
+    """A path as a resolver wants it: no line suffix, no `./`, no query or anchor."""
+    path = strip_line_suffix(token.split("#", 1)[0].split("?", 1)[0])
+    while path.startswith("./"):
+        path = path[2:]
+    return path

@@ -1,0 +1,105 @@
+"""Mentions in reStructuredText: literals, Sphinx roles and directives, code blocks, file links."""
+
+from __future__ import annotations
+
+import re
+
+from sextant.doc_claims.code_blocks import block_mentions
+from sextant.doc_claims.mentions import Mention, mask
+from sextant.doc_claims.name_shapes import is_external
+
+_CODE_DIRECTIVE = re.compile(r"^([ \t]*)\.\.[ \t]+(?:code-block|code|sourcecode|prompt)::[ \t]*(\S*)", re.M)
+_LITERAL_BLOCK = re.compile(r"^([ \t]*)(?!\.\.)[^\n]*::[ \t]*$", re.M)
+# Directives whose argument is a claim: files they pull in, env vars and options they document.
+_CLAIM_DIRECTIVE = re.compile(
+    r"^[ \t]*\.\.[ \t]+(include|literalinclude|image|figure|envvar|option|program|automodule|"
+    r"autoclass|autofunction|automethod|py:function|py:class|py:method)::[ \t]*(\S[^\n]*)$",
+    re.M,
+)
+_ROLE = re.compile(r"(?<![\w`]):((?:[a-z]+:)?[a-z]+):`([^`]+)`")
+_LITERAL = re.compile(r"(?<!`)``(?!`)([^`]+?)``(?!`)")
+_HYPERLINK = re.compile(r"`([^`<]*)<([^`>]+)>`__?")
+_TARGET = re.compile(r"^[ \t]*\.\.[ \t]+_[^:]+:[ \t]+(\S+)[ \t]*$", re.M)
+_INTERPRETED = re.compile(r"(?<![`:\w])`(?!`)([^`\n]+)`(?![`_])")
+
+
+def rst_mentions(text: str) -> list[Mention]:
+    """Every mention in a reStructuredText doc, in document order.
+
+    Args:
+        text: The doc text.
+
+    Returns:
+        Code-block lines worth checking, roles (`:func:` ...), claim-making directives, literals,
+        single-backtick interpreted text, and links to repository files.
+    """
+    mentions, text = _blocks(text)
+    for directive in _CLAIM_DIRECTIVE.finditer(text):
+        mentions.append(
+            Mention(
+                directive.start(2),
+                directive.end(2),
+                directive.group(2).strip(),
+                "role",
+                role=directive.group(1),
+            )
+        )
+        text = mask(text, directive.start(), directive.end())
+    for pattern, form in ((_ROLE, "role"), (_HYPERLINK, "link"), (_LITERAL, "inline")):
+        for match in pattern.finditer(text):
+            mentions.extend(_span_mention(match, form))
+            text = mask(text, match.start(), match.end())
+    for target in _TARGET.finditer(text):
+        if not is_external(target.group(1)):
+            mentions.append(Mention(target.start(1), target.end(1), target.group(1), "link"))
+    for interpreted in _INTERPRETED.finditer(text):
+        mentions.append(Mention(interpreted.start(1), interpreted.end(), interpreted.group(1), "inline"))
+    return sorted(mentions, key=lambda m: m.offset)
+
+
+def _span_mention(match: re.Match[str], form: str) -> list[Mention]:
+    if form == "role":
+        return [Mention(match.start(2), match.end(), match.group(2), "role", role=match.group(1))]
+    if form == "link":
+        target = match.group(2).strip()
+        return [] if is_external(target) else [Mention(match.start(2), match.end(), target, "link")]
+    return [Mention(match.start(1), match.end(), match.group(1), "inline")]
+
+
+def _blocks(text: str) -> tuple[list[Mention], str]:
+    """Mentions of code-block directives and `::` literal blocks, and the text with them blanked."""
+    mentions: list[Mention] = []
+    spans: list[tuple[int, int]] = []
+    for pattern, has_language in ((_CODE_DIRECTIVE, True), (_LITERAL_BLOCK, False)):
+        for opening in pattern.finditer(text):
+            if any(start <= opening.start() < stop for start, stop in spans):
+                continue
+            language = opening.group(2) if has_language else ""
+            body, stop = _indented_body(text, opening.end(), len(opening.group(1).expandtabs()))
+            mentions.extend(block_mentions(language, body))
+            spans.append((opening.end(), stop))
+    for start, stop in spans:
+        text = mask(text, start, stop)
+    return mentions, text
+
+
+def _indented_body(text: str, start: int, indent: int) -> tuple[list[tuple[int, str]], int]:
+    """Lines after a block opener that are indented deeper than it (options and blanks skipped)."""
+    body: list[tuple[int, str]] = []
+    offset = text.find("\n", start)
+    if offset < 0:
+        return body, len(text)
+    offset += 1
+    stop = offset
+    while offset < len(text):
+        end = text.find("\n", offset)
+        end = len(text) if end < 0 else end
+        line = text[offset:end]
+        depth = len(line.expandtabs()) - len(line.expandtabs().lstrip())
+        if line.strip() and depth <= indent:
+            break
+        if line.strip() and not (not body and line.strip().startswith(":")):
+            body.append((offset, line))
+        stop = end
+        offset = end + 1
+    return body, stop

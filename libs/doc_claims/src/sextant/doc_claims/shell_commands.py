@@ -1,0 +1,169 @@
+"""What a shell command line in a doc claims: the repository's commands, flags, env vars and files."""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+from sextant.doc_claims import name_shapes as shapes
+from sextant.doc_claims.known_names import (
+    COMMAND_RUNNERS,
+    NO_PATH_ARGUMENTS,
+    SCRIPT_INTERPRETERS,
+    SHELL_KEYWORDS,
+    WELL_KNOWN_COMMANDS,
+)
+from sextant.doc_claims.name_shapes import Draft
+
+_SEGMENT_SPLIT = re.compile(r"\s*(?:&&|\|\||[;|])\s*")
+_ASSIGN = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=")
+_REDIRECT = re.compile(r"^\d?[<>]")
+_OUTPUT_OPTION = re.compile(r"^(?:-o|-O|--out\w*|--output[\w-]*|--dest\w*|--target-dir|--log-file)$")
+
+
+def command_claims(line: str) -> list[Draft]:
+    """The claims of one shell line (prompts already removed, continuations joined).
+
+    Args:
+        line: A command line such as `NATS_URL=nats://x sextant analyze . --json`.
+
+    Returns:
+        Env vars it sets or reads, this repository's commands (`program sub`) and their flags, and
+        repository files given as arguments. Well-known tools (git, pip, docker, make, ...) are
+        never command claims; their file arguments may still be path claims.
+    """
+    drafts: list[Draft] = []
+    for segment in _SEGMENT_SPLIT.split(line.split(" #", 1)[0]):
+        drafts.extend(_segment_claims(segment))
+    return drafts
+
+
+def _tokens(segment: str) -> list[str]:
+    try:
+        return shlex.split(segment, comments=True)
+    except ValueError:  # an unbalanced quote in a doc is the doc's problem, not ours
+        return segment.split()
+
+
+def _segment_claims(segment: str) -> list[Draft]:
+    tokens = _tokens(segment)
+    drafts = [
+        Draft("env", match.group(0), match.group(1) or match.group(2))
+        for match in shapes.ENV_REFERENCE.finditer(segment)
+    ]
+    tokens = _drop_redirect_outputs(tokens)
+    tokens = _drop_assignments(tokens, drafts)
+    tokens = _drop_runners(tokens)
+    if not tokens:
+        return drafts
+    program, args = tokens[0], tokens[1:]
+    if program in SCRIPT_INTERPRETERS:
+        script = next((a for a in args if not a.startswith("-")), None)
+        if script is not None and shapes.looks_like_path(script) and not shapes.is_placeholder(script):
+            path = shapes.normalize_path(script)
+            drafts.append(Draft("path", script, path, explicit=shapes.path_is_explicit(path)))
+        return drafts
+    if program in WELL_KNOWN_COMMANDS or program in SHELL_KEYWORDS:
+        if program in {"cp", "mv"}:
+            args = args[:-1]  # the destination is a file the reader makes, not one the repo has
+        if program not in NO_PATH_ARGUMENTS:
+            drafts.extend(_path_arguments(args))
+        return drafts
+    if shapes.looks_like_path(program) and "/" in program:
+        path = shapes.normalize_path(program)
+        drafts.append(Draft("path", program, path))
+    elif not shapes.PROGRAM.match(program) or shapes.is_placeholder(program):
+        return drafts
+    drafts.extend(_program_claims(program, args))
+    return drafts
+
+
+def _drop_redirect_outputs(tokens: list[str]) -> list[str]:
+    """Remove `> file` and `2>> file` pairs: an output file is written by the command, not claimed."""
+    kept: list[str] = []
+    skip_next = False
+    for token in tokens:
+        if skip_next:
+            skip_next = False
+            continue
+        if re.fullmatch(r"\d?>>?|&>", token):
+            skip_next = True
+            continue
+        if re.match(r"^(?:\d?>>?|&>)\S", token):
+            continue
+        kept.append(token)
+    return kept
+
+
+def _drop_assignments(tokens: list[str], drafts: list[Draft]) -> list[str]:
+    """Leading `VAR=value` (and `export VAR=value`) set env vars: each is an env claim."""
+    if tokens and tokens[0] in {"export", "set", "setenv"}:
+        tokens = tokens[1:]
+        if tokens and shapes.ENV_NAME.match(tokens[0]):
+            drafts.append(Draft("env", tokens[0], tokens[0]))
+    while tokens and (assign := _ASSIGN.match(tokens[0])) is not None:
+        name = assign.group(1)
+        if shapes.ENV_NAME.match(name) or name.isupper():
+            drafts.append(Draft("env", name, name))
+        tokens = tokens[1:]
+    return tokens
+
+
+def _drop_runners(tokens: list[str]) -> list[str]:
+    """Strip `uv run`, `npx`, `sudo`, ... and their options, leaving the real program first."""
+    changed = True
+    while changed and tokens:
+        changed = False
+        for runner in COMMAND_RUNNERS:
+            if tuple(tokens[: len(runner)]) == runner:
+                tokens = tokens[len(runner) :]
+                while tokens and (tokens[0].startswith("-") or _ASSIGN.match(tokens[0])):
+                    tokens = tokens[1:]
+                changed = True
+                break
+    return tokens
+
+
+def _program_claims(program: str, args: list[str]) -> list[Draft]:
+    """A command of this repository (or an unknown tool: the checker decides): `program sub` and flags."""
+    drafts: list[Draft] = []
+    positional = [a for a in args if not a.startswith("-") and not _REDIRECT.match(a)]
+    sub = positional[0] if positional and shapes.SUBCOMMAND.match(positional[0]) else None
+    if sub is not None and shapes.is_placeholder(sub):
+        sub = None
+    command = f"{program} {sub}" if sub else program
+    drafts.append(Draft("cli", command, command, command=program))
+    for arg in args:
+        flag = shapes.FLAG.match(arg)
+        if flag is not None and arg not in {"-", "--"}:
+            drafts.append(Draft("flag", flag.group(1), flag.group(1), command=program))
+    drafts.extend(_path_arguments(args, skip_first_positional=sub is not None))
+    return drafts
+
+
+def _path_arguments(args: list[str], *, skip_first_positional: bool = False) -> list[Draft]:
+    """Arguments shaped like repository paths (with a folder or a known extension).
+
+    The value after an output option (`-o`, `--out FILE`) is a file the command writes: skipped.
+    """
+    drafts = []
+    previous = ""
+    for arg in args:
+        after_output = _OUTPUT_OPTION.match(previous) is not None
+        previous = arg
+        value = arg.split("=", 1)[1] if arg.startswith("-") and "=" in arg else arg
+        if arg.startswith("-") and _OUTPUT_OPTION.match(arg.split("=", 1)[0]):
+            continue
+        if value.startswith("-") or _REDIRECT.match(value) or shapes.is_placeholder(value) or after_output:
+            continue
+        if skip_first_positional and not arg.startswith("-"):
+            skip_first_positional = False
+            continue
+        if shapes.looks_like_path(value):
+            path = shapes.normalize_path(value)
+            if path and path != ".":
+                # A bare `owner/name` argument is as often a repository slug or a ref as a folder.
+                folder_like = shapes.extension(path) == "" and not value.startswith(("./", "../"))
+                explicit = shapes.path_is_explicit(path) and not (folder_like and not value.endswith("/"))
+                drafts.append(Draft("path", value, path, explicit=explicit))
+    return drafts
