@@ -50,6 +50,21 @@ def test_openai_key_selects_openai_with_its_default_model() -> None:
     assert "api.openai.com/v1" in repr(model)
 
 
+def test_llm_api_key_is_the_generic_bearer_key() -> None:
+    model = model_from_env({"LLM_API_KEY": "sk-generic", "OPENAI_API_KEY": "sk-embeddings-only"})
+    assert isinstance(model, OpenAICompatibleModel)
+    assert model_from_env({"OPENAI_API_KEY": "sk-embeddings-only", "LLM_PROVIDER": "none"}) is None
+
+
+async def test_llm_api_key_is_sent_as_bearer(provider_server: Any) -> None:
+    provider_server.script({"body": {"choices": [{"message": {"content": "hi"}}]}})
+    env = {"LLM_API_KEY": "sk-generic", "OPENAI_API_KEY": "sk-other", "LLM_MODEL": "m"}
+    model = model_from_env({**env, "LLM_BASE_URL": f"{provider_server.url}/v1"})
+    assert model is not None
+    assert (await model.complete(system="s", prompt="p", max_tokens=1)).text == "hi"
+    assert provider_server.requests[0].headers["authorization"] == "Bearer sk-generic"
+
+
 def test_local_server_needs_no_key_but_needs_a_model() -> None:
     model = model_from_env({"LLM_BASE_URL": "http://localhost:11434/v1", "LLM_MODEL": "qwen2.5-coder:7b"})
     assert isinstance(model, OpenAICompatibleModel)

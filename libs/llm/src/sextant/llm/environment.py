@@ -4,7 +4,8 @@
 - `ANTHROPIC_API_KEY`: Anthropic key.
 - `ANTHROPIC_MODEL`: Anthropic model; falls back to `LLM_MODEL`, then `claude-sonnet-4-5`.
 - `ANTHROPIC_BASE_URL`: Anthropic API root without `/v1`; default `https://api.anthropic.com`.
-- `OPENAI_API_KEY`: Bearer key for an OpenAI-compatible endpoint; optional for local servers.
+- `LLM_API_KEY` (or `OPENAI_API_KEY`): Bearer key for an OpenAI-compatible endpoint; optional for
+  local servers.
 - `LLM_BASE_URL` (or `OPENAI_BASE_URL`): OpenAI-compatible root *including* `/v1`, e.g.
   `http://localhost:11434/v1` (Ollama); default `https://api.openai.com/v1`.
 - `LLM_MODEL` (or `OPENAI_MODEL`): model name; required for any endpoint other than OpenAI's
@@ -13,8 +14,9 @@
 - `LLM_TIMEOUT_SECONDS`: deadline for one request; default 120.
 - `LLM_MAX_ATTEMPTS`: requests per call at most, the first included; default 3.
 
-Without `LLM_PROVIDER`: `ANTHROPIC_API_KEY` wins; otherwise `OPENAI_API_KEY` or `LLM_BASE_URL`
-selects the OpenAI-compatible client; otherwise there is no model (None) and callers write their
+Without `LLM_PROVIDER`: `ANTHROPIC_API_KEY` wins; otherwise `LLM_API_KEY`, `OPENAI_API_KEY` or
+`LLM_BASE_URL` selects the OpenAI-compatible client (set `LLM_PROVIDER=none` when `OPENAI_API_KEY` is
+there only for embeddings); otherwise there is no model (None) and callers write their
 deterministic, model-free output. Empty values count as unset.
 """
 
@@ -85,12 +87,12 @@ def _anthropic(env: Mapping[str, str]) -> AnthropicModel:
 
 
 def _openai_compatible(env: Mapping[str, str]) -> OpenAICompatibleModel:
-    api_key = _get(env, "OPENAI_API_KEY")
+    api_key = _get(env, "LLM_API_KEY", "OPENAI_API_KEY")
     base_url = _get(env, "LLM_BASE_URL", "OPENAI_BASE_URL") or DEFAULT_OPENAI_BASE_URL
     on_openai = base_url.rstrip("/") == DEFAULT_OPENAI_BASE_URL
     if on_openai and api_key is None:
         raise LanguageModelConfigError(
-            "OpenAI's API needs OPENAI_API_KEY (or set LLM_BASE_URL to a local server)"
+            "OpenAI's API needs LLM_API_KEY or OPENAI_API_KEY (or set LLM_BASE_URL to a local server)"
         )
     model = _get(env, "LLM_MODEL", "OPENAI_MODEL") or (DEFAULT_OPENAI_MODEL if on_openai else None)
     if model is None:
@@ -139,6 +141,6 @@ def model_from_env(env: Mapping[str, str]) -> LanguageModel | None:
         raise LanguageModelConfigError("LLM_PROVIDER must be anthropic, openai or none")
     if _get(env, "ANTHROPIC_API_KEY"):
         return _anthropic(env)
-    if _get(env, "OPENAI_API_KEY", "LLM_BASE_URL", "OPENAI_BASE_URL"):
+    if _get(env, "LLM_API_KEY", "OPENAI_API_KEY", "LLM_BASE_URL", "OPENAI_BASE_URL"):
         return _openai_compatible(env)
     return None
