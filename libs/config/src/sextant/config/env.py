@@ -78,3 +78,13 @@ def provider_token(env: Mapping[str, str], provider: str) -> str | None:
         if token:
             return token
     return None
+
+
+def default_store_path(env: Mapping[str, str]) -> Path:
+    """Where the embedded Qdrant engine keeps its data unless QDRANT_PATH says otherwise."""
+    return sextant_home(env) / "qdrant"
+
+
+def mirrors_path(env: Mapping[str, str]) -> Path:
+    """Where blob-less git mirrors of indexed repositories are cached between runs."""
+    return sextant_home(env) / "mirrors"
