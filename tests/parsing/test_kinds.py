@@ -1,0 +1,31 @@
+"""The shared doc/code classification."""
+
+from __future__ import annotations
+
+import pytest
+
+from sextant.doc_rules.kinds import DOC_EXTENSIONS, chunk_kind
+
+
+@pytest.mark.parametrize(
+    ("path", "kind"),
+    [
+        ("README.md", "doc"),
+        ("docs/guide.MDX", "doc"),
+        ("notes.txt", "doc"),
+        ("docs/index.rst", "doc"),
+        ("manual/book.AdOc", "doc"),
+        ("src/app.py", "code"),
+        ("config/settings.yaml", "code"),
+        ("pyproject.toml", "code"),
+        ("Makefile", "code"),
+        ("docs\\windows.rst", "doc"),
+        ("archive.md.bak", "code"),
+    ],
+)
+def test_chunk_kind_is_by_extension_case_insensitive(path: str, kind: str) -> None:
+    assert chunk_kind(path) == kind
+
+
+def test_doc_extensions_are_the_five_prose_formats() -> None:
+    assert frozenset({".md", ".mdx", ".txt", ".rst", ".adoc"}) == DOC_EXTENSIONS
