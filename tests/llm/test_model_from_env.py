@@ -84,7 +84,7 @@ def test_explicit_provider_wins_and_none_disables() -> None:
     ("env", "message"),
     [
         ({"LLM_PROVIDER": "anthropic"}, "needs ANTHROPIC_API_KEY"),
-        ({"LLM_PROVIDER": "openai"}, "needs OPENAI_API_KEY"),
+        ({"LLM_PROVIDER": "openai"}, "needs LLM_API_KEY or OPENAI_API_KEY"),
         ({"LLM_PROVIDER": "gemini"}, "LLM_PROVIDER must be"),
         ({"ANTHROPIC_API_KEY": KEY, "LLM_TIMEOUT_SECONDS": "soon"}, "LLM_TIMEOUT_SECONDS must be a number"),
         ({"ANTHROPIC_API_KEY": KEY, "LLM_TIMEOUT_SECONDS": "0"}, "LLM_TIMEOUT_SECONDS must be positive"),
