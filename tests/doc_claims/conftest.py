@@ -42,3 +42,91 @@ def chunk() -> MakeChunk:
         )
 
     return make
+
+
+AUTH_PY = '''\
+"""Authentication."""
+import os
+
+NATS = os.environ["NATS_URL"]
+
+
+class Session:
+    """A logged-in session."""
+
+    def refresh(self) -> None:
+        """Extend the session."""
+
+
+def login(user: str) -> Session:
+    return Session()
+'''
+
+CLI_PY = """\
+import argparse
+
+
+def main(window_size: int = 0) -> None:
+    parser = argparse.ArgumentParser(prog="acme")
+    sub = parser.add_subparsers()
+    index = sub.add_parser("index")
+    index.add_argument("--force", action="store_true")
+    index.add_argument("--dry-run", action="store_true")
+"""
+
+PYPROJECT = """\
+[project.scripts]
+acme = "app.cli:main"
+
+[tool.acme]
+max-retries = 3
+"""
+
+
+@pytest.fixture
+def code_chunks(chunk: MakeChunk) -> list[ChunkPayload]:
+    """A small repository's code chunks: symbols, an env var, a CLI with flags, a config table."""
+    auth_date = "2025-09-30T09:00:00+00:00"
+    return [
+        chunk("src/app/auth.py", AUTH_PY, date=auth_date),
+        chunk(
+            "src/app/auth.py",
+            AUTH_PY.split("\n\n\n")[1],
+            start_line=7,
+            date=auth_date,
+            symbol="Session",
+            symbol_type="class",
+            package="app.auth",
+        ),
+        chunk(
+            "src/app/auth.py",
+            "    def refresh(self) -> None:\n",
+            start_line=10,
+            date=auth_date,
+            symbol="refresh",
+            symbol_type="method",
+            parent="Session",
+            package="app.auth",
+        ),
+        chunk(
+            "src/app/auth.py",
+            "def login(user: str) -> Session:\n    return Session()\n",
+            start_line=14,
+            date=auth_date,
+            symbol="login",
+            symbol_type="function",
+            package="app.auth",
+        ),
+        chunk(
+            "src/app/cli.py",
+            CLI_PY,
+            date="2026-01-10T12:00:00+00:00",
+            symbol="main",
+            symbol_type="function",
+            package="app.cli",
+        ),
+        chunk("src/app/__init__.py", "", date=None),
+        chunk("pyproject.toml", PYPROJECT, date="2025-12-01T00:00:00Z"),
+        chunk("docs/guide/setup.md", "# Setup\n", date="2026-01-02T00:00:00Z"),
+        chunk("README.md", "# Acme\n", date=msgspec.UNSET),
+    ]

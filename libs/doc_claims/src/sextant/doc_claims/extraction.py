@@ -138,7 +138,7 @@ def _role(role: str, raw: str) -> list[Draft]:  # noqa: PLR0911 - one branch per
     target = raw.strip()
     if (titled := re.fullmatch(r"[^<]*<([^>]+)>", target)) is not None:
         target = titled.group(1).strip()
-    target = target.lstrip("~!.").removesuffix("()")
+    target = target.lstrip("~!").removesuffix("()")
     if not target or shapes.is_placeholder(target):
         return []
     if name in _PATH_ROLES:
@@ -151,6 +151,6 @@ def _role(role: str, raw: str) -> list[Draft]:  # noqa: PLR0911 - one branch per
     if name in {"program", "command"}:
         return [Draft("cli", raw.strip(), target, command=target.split()[0])]
     if name in _SYMBOL_ROLES or role.startswith(("py:", "js:", "c:", "cpp:")):
-        symbol = target.split("(", 1)[0].strip().replace("::", ".")
+        symbol = target.split("(", 1)[0].strip().lstrip(".").replace("::", ".")
         return [Draft("symbol", raw.strip(), symbol)] if symbol else []
     return []

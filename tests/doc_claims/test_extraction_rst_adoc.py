@@ -1,0 +1,87 @@
+"""Claims found in reStructuredText (literals, Sphinx roles, directives) and AsciiDoc (monospace)."""
+
+from __future__ import annotations
+
+from sextant.doc_claims import extract_claims
+
+RST = """\
+Architecture
+============
+
+The entry point is :func:`sextant.cli.main`; :meth:`ChunkStore.upsert` writes points and
+:class:`~sextant.doc_claims.CodeFacts` holds facts. See :py:func:`check_docs` too.
+Set ``QDRANT_URL`` or :envvar:`NATS_URL`; pass :option:`sextant index --force`.
+Read :file:`docs/setup.rst`, :doc:`usage` and `the guide <guide.rst>`_ but not
+`Python <https://python.org>`_. Terms like :ref:`install-label` are labels.
+
+.. code-block:: bash
+
+   sextant analyze . --json
+
+.. literalinclude:: ../examples/ci.yml
+
+Interpreted `load_config()` text and ``true`` literals.
+"""
+
+
+def test_rst_roles_literals_directives_and_links() -> None:
+    claims = [(c.line, c.kind, c.target) for c in extract_claims("docs/arch.rst", RST)]
+    assert claims == [
+        (4, "symbol", "sextant.cli.main"),
+        (4, "symbol", "ChunkStore.upsert"),
+        (5, "symbol", "sextant.doc_claims.CodeFacts"),
+        (5, "symbol", "check_docs"),
+        (6, "env", "QDRANT_URL"),
+        (6, "env", "NATS_URL"),
+        (6, "flag", "--force"),
+        (7, "path", "docs/setup.rst"),
+        (7, "path", "usage"),
+        (7, "path", "guide.rst"),
+        (12, "cli", "sextant analyze"),
+        (12, "flag", "--json"),
+        (14, "path", "../examples/ci.yml"),
+        (16, "symbol", "load_config"),
+    ]
+
+
+def test_rst_role_with_title_keeps_the_target() -> None:
+    claims = extract_claims("a.rst", "Use :func:`the loader <pkg.loader.load>`.\n")
+    assert [(c.ref, c.target, c.explicit) for c in claims] == [
+        ("the loader <pkg.loader.load>", "pkg.loader.load", True)
+    ]
+
+
+ADOC = """\
+= Operations
+
+Run `+sextant index+` after `check_docs` changes; `+NATS_URL+` and +render_findings_markdown+ matter.
+See link:docs/ops.adoc[ops], xref:setup.adoc[Setup], <<design.adoc#,Design>> and
+https://example.com/docs[`external_name`]. C++ and `true` are not claims.
+
+include::partials/env.adoc[]
+
+[source,bash]
+----
+sextant show acme --json
+----
+
+....
+not a command block
+....
+"""
+
+
+def test_adoc_monospace_passthrough_links_and_listing() -> None:
+    claims = [(c.line, c.kind, c.target) for c in extract_claims("docs/ops.adoc", ADOC)]
+    assert claims == [
+        (3, "cli", "sextant index"),
+        (3, "symbol", "check_docs"),
+        (3, "env", "NATS_URL"),
+        (3, "symbol", "render_findings_markdown"),
+        (4, "path", "docs/ops.adoc"),
+        (4, "path", "setup.adoc"),
+        (4, "path", "design.adoc"),
+        (7, "path", "partials/env.adoc"),
+        (11, "cli", "sextant show"),
+        (11, "flag", "--json"),
+    ]
