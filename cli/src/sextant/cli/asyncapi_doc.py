@@ -9,15 +9,15 @@ from faststream.specification import AsyncAPI
 
 from sextant.bus import Bus, build_broker
 from sextant.bus.broker import DEFAULT_NATS_URL
-from sextant.cli.services import all_router_factories
+from sextant.cli.services import all_services
 from sextant.contracts import event_json_schema
 
 
 def asyncapi_document(env: Mapping[str, str]) -> dict[str, Any]:
     """Build the document without connecting to anything."""
     bus = Bus(build_broker(DEFAULT_NATS_URL))
-    for factory in all_router_factories(env):
-        bus.broker.include_router(factory(bus))
+    for service in all_services(env):
+        bus.broker.include_router(service.build(bus.for_service(service.name)))
     spec = AsyncAPI(
         bus.broker, title="Sextant", version="0.1.0", description="Sextant's events on NATS JetStream"
     )

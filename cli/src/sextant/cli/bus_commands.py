@@ -17,7 +17,7 @@ from sextant.bus import wait_for_stop_signal
 from sextant.cli.describe import summarize
 from sextant.cli.publishing import build_repo_updated, repo_updated_from_json
 from sextant.cli.runtime import open_session, remove_runtime_record, write_runtime_record
-from sextant.cli.services import all_router_factories
+from sextant.cli.services import all_services
 from sextant.contracts import encode_event, event_json_schema, event_name
 
 publish_app = typer.Typer(help="Publish a request event (what CI runs).", no_args_is_help=True)
@@ -42,7 +42,7 @@ def up() -> None:
 
 async def _up() -> None:
     env = dict(os.environ)
-    async with open_session(env, service_factories=all_router_factories(env), always_host=True) as session:
+    async with open_session(env, services=all_services(env), always_host=True) as session:
         write_runtime_record(session.home, session.url)
         typer.echo(
             f"sextant is up: NATS at {session.url}, state in {session.home}. Ctrl-C stops it.", err=True
@@ -102,7 +102,7 @@ def publish_repo_updated(
 
 async def _publish(event: msgspec.Struct) -> bool:
     env = dict(os.environ)
-    async with open_session(env, service_factories=all_router_factories(env)) as session:
+    async with open_session(env, services=all_services(env)) as session:
         return await session.bus.publish(event)  # type: ignore[arg-type]
 
 

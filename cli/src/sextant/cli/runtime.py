@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from sextant.bus import Bus, EmbeddedNats, RouterFactory, build_broker, start_routers
+from sextant.bus import Bus, EmbeddedNats, ServiceSpec, build_broker, start_routers
 from sextant.config import env_str, sextant_home
 
 RUNTIME_FILE = "runtime.json"
@@ -63,7 +63,7 @@ class Session:
 async def open_session(
     env: Mapping[str, str],
     *,
-    service_factories: Sequence[RouterFactory] = (),
+    services: Sequence[ServiceSpec] = (),
     always_host: bool = False,
 ) -> AsyncIterator[Session]:
     """Connect to the bus the way every CLI command does.
@@ -73,7 +73,7 @@ async def open_session(
 
     Args:
         env: The environment.
-        service_factories: Routers to host when this process starts the embedded runtime (empty
+        services: Routers to host when this process starts the embedded runtime (empty
             for commands that only read or publish).
         always_host: Host the services even on an external bus (``sextant up``), and never defer
             to another ``sextant up``.
@@ -91,10 +91,10 @@ async def open_session(
         server = EmbeddedNats(home / "nats")
         url = server.start()
     bus = Bus(build_broker(url))
-    hosts = bool(service_factories) and (server is not None or always_host)
+    hosts = bool(services) and (server is not None or always_host)
     try:
         if hosts:
-            await start_routers(bus, service_factories)
+            await start_routers(bus, services)
         else:
             await bus.connect()
         yield Session(bus=bus, url=url, hosts_services=hosts, home=home)

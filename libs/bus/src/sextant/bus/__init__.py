@@ -4,7 +4,14 @@ from sextant.bus.broker import build_broker
 from sextant.bus.bus import Bus, EventHandler, durable_consumer_config
 from sextant.bus.consumers import consume
 from sextant.bus.nats_server import EmbeddedNats, NatsServerError, find_nats_server
-from sextant.bus.serve import RouterFactory, run_service, serve, start_routers, wait_for_stop_signal
+from sextant.bus.serve import (
+    RouterFactory,
+    ServiceSpec,
+    run_service,
+    serve,
+    start_routers,
+    wait_for_stop_signal,
+)
 from sextant.bus.settings import DeliveryPolicy
 
 __all__ = [
@@ -14,6 +21,7 @@ __all__ = [
     "EventHandler",
     "NatsServerError",
     "RouterFactory",
+    "ServiceSpec",
     "build_broker",
     "consume",
     "durable_consumer_config",

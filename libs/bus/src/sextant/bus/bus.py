@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import TypeVar
 
-from faststream.nats import NatsBroker, NatsMessage
+from faststream.nats import NatsBroker, NatsMessage, NatsRouter
+from faststream.nats.opentelemetry import NatsTelemetryMiddleware
 from nats.aio.msg import Msg
 from nats.js import JetStreamContext
 from nats.js.api import ConsumerConfig, DeliverPolicy
+from opentelemetry.trace import SpanKind
 
 from sextant.bus.claim_check import ClaimCheck
 from sextant.bus.settings import (
@@ -21,6 +24,7 @@ from sextant.bus.settings import (
     EVENT_TYPE_HEADER,
     DeliveryPolicy,
 )
+from sextant.bus.span_attributes import event_attributes
 from sextant.bus.stream import ensure_stream
 from sextant.contracts import (
     STREAM_NAME,
@@ -37,8 +41,11 @@ from sextant.contracts import (
     subject_for,
     utc_now_iso,
 )
+from sextant.telemetry import acting_as, current_tracing, inject_context, tracer
+from sextant.telemetry.tracing import DEFAULT_SERVICE
 
 logger = logging.getLogger(__name__)
+_tracer = tracer(__name__)
 
 E = TypeVar("E", bound=Event)
 EventHandler = Callable[[E], Awaitable[Sequence[Event]]]
@@ -60,11 +67,27 @@ class Bus:
         *,
         claim_threshold: int = CLAIM_CHECK_THRESHOLD_BYTES,
         delivery: DeliveryPolicy | None = None,
+        service: str = DEFAULT_SERVICE,
     ) -> None:
         self.broker = broker
         self.claim_threshold = claim_threshold
         self.delivery = delivery or DeliveryPolicy()
+        self.service = service
         self._claims: ClaimCheck | None = None
+
+    def for_service(self, service: str) -> Bus:
+        """The same connection, acting as ``service`` (its spans report under that name)."""
+        view = copy.copy(self)
+        view.service = service
+        return view
+
+    def router(self) -> NatsRouter:
+        """A router for this service, with FastStream's telemetry middleware on its provider."""
+        tracing = current_tracing()
+        if tracing is None:
+            return NatsRouter()
+        provider = tracing.provider(self.service)
+        return NatsRouter(middlewares=(NatsTelemetryMiddleware(tracer_provider=provider),))
 
     @property
     def js(self) -> JetStreamContext:
@@ -89,13 +112,25 @@ class Bus:
         Returns:
             False when JetStream reported the event as a duplicate of one already stored.
         """
-        body = encode_event(event)
-        headers = {"Nats-Msg-Id": event.event_id, EVENT_TYPE_HEADER: event_name(type(event))}
-        if len(body) > self.claim_threshold:
-            headers[CLAIM_HEADER] = await self.claims.put(body)
-            body = json.dumps({"type": event_name(type(event)), "claim": headers[CLAIM_HEADER]}).encode()
-        ack = await self.broker.publish(body, subject_for(event), headers=headers, stream=STREAM_NAME)
-        return not bool(getattr(ack, "duplicate", False))
+        name = event_name(type(event))
+        with (
+            acting_as(self.service),
+            _tracer.start_as_current_span(
+                f"publish {name}", kind=SpanKind.PRODUCER, attributes=event_attributes(event)
+            ) as span,
+        ):
+            body = encode_event(event)
+            headers = {"Nats-Msg-Id": event.event_id, EVENT_TYPE_HEADER: name}
+            inject_context(headers)
+            if len(body) > self.claim_threshold:
+                headers[CLAIM_HEADER] = await self.claims.put(body)
+                body = json.dumps({"type": name, "claim": headers[CLAIM_HEADER]}).encode()
+                span.set_attribute("sextant.claim_check", True)
+            span.set_attribute("messaging.message.body.size", len(body))
+            ack = await self.broker.publish(body, subject_for(event), headers=headers, stream=STREAM_NAME)
+            duplicate = bool(getattr(ack, "duplicate", False))
+            span.set_attribute("sextant.duplicate", duplicate)
+            return not duplicate
 
     async def decode(self, data: bytes, headers: dict[str, str] | None) -> AnyEvent:
         """Decode a message body, resolving a claim check transparently."""
@@ -132,7 +167,14 @@ class Bus:
             return
         heartbeat = asyncio.create_task(_keep_in_progress(message, self.delivery.heartbeat_seconds))
         try:
-            outputs = await handle(event)
+            with (
+                acting_as(self.service),
+                _tracer.start_as_current_span(
+                    f"{stage} handle {event_name(type(event))}", attributes=event_attributes(event)
+                ) as span,
+            ):
+                span.set_attribute("messaging.nats.deliveries", deliveries)
+                outputs = await handle(event)
         except Exception as error:  # a handler bug or an outage: retried, then parked — never lost
             logger.warning("%s failed on %s (delivery %d): %s", stage, raw.subject, deliveries, error)
             if deliveries >= self.delivery.max_deliver:
@@ -146,8 +188,8 @@ class Bus:
             return
         finally:
             heartbeat.cancel()
-        for output in outputs:
-            await self.publish(output)
+            for output in outputs:
+                await self.publish(output)
         await message.ack()
 
     async def _park(self, raw: Msg, consumer: str, event: Event | None, reason: str) -> None:

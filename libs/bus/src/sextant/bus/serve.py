@@ -7,22 +7,35 @@ import contextlib
 import logging
 import signal
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from faststream.nats import NatsRouter
 
 from sextant.bus.broker import DEFAULT_NATS_URL, build_broker
 from sextant.bus.bus import Bus
 from sextant.config import env_str
+from sextant.telemetry import ServiceTracing, configure_logging, install
 
 logger = logging.getLogger(__name__)
 
 RouterFactory = Callable[[Bus], NatsRouter]
 
 
-async def start_routers(bus: Bus, factories: Sequence[RouterFactory]) -> None:
-    """Include each factory's router in the bus's broker, connect, declare the stream and start consuming."""
-    for factory in factories:
-        bus.broker.include_router(factory(bus))
+@dataclass(frozen=True)
+class ServiceSpec:
+    """A service to host: its name (``service.name`` in traces) and how to build its router."""
+
+    name: str
+    build: RouterFactory
+
+
+async def start_routers(bus: Bus, services: Sequence[ServiceSpec]) -> None:
+    """Include each service's router, connect, declare the stream and start consuming.
+
+    Each router gets a view of the bus acting as its service, so its spans carry its name.
+    """
+    for service in services:
+        bus.broker.include_router(service.build(bus.for_service(service.name)))
     await bus.connect()
     await bus.broker.start()
 
@@ -37,16 +50,16 @@ async def wait_for_stop_signal() -> None:
     await stop.wait()
 
 
-async def serve(url: str, factories: Sequence[RouterFactory], *, name: str) -> None:
+async def serve(url: str, services: Sequence[ServiceSpec], *, name: str) -> None:
     """Serve routers on the NATS server at ``url`` until a stop signal; then drain cleanly.
 
     Args:
         url: NATS URL.
-        factories: Build one router each, given the bus.
+        services: The services to host.
         name: Shown in logs.
     """
-    bus = Bus(build_broker(url))
-    await start_routers(bus, factories)
+    bus = Bus(build_broker(url), service=name)
+    await start_routers(bus, services)
     logger.info("%s consuming from %s", name, url)
     try:
         await wait_for_stop_signal()
@@ -63,9 +76,11 @@ def run_service(name: str, factory: RouterFactory, env: Mapping[str, str]) -> No
         factory: Builds the service's router given the bus.
         env: The environment (NATS_URL, LOG_LEVEL).
     """
-    logging.basicConfig(
-        level=env_str(env, "LOG_LEVEL", "INFO") or "INFO",
-        format="%(asctime)s %(levelname)s %(name)s %(message)s",
-    )
+    configure_logging(env_str(env, "LOG_LEVEL", "INFO") or "INFO")
+    tracing = ServiceTracing(env)
+    install(tracing)
     url = env_str(env, "NATS_URL", DEFAULT_NATS_URL) or DEFAULT_NATS_URL
-    asyncio.run(serve(url, [factory], name=name))
+    try:
+        asyncio.run(serve(url, [ServiceSpec(name, factory)], name=name))
+    finally:
+        tracing.shutdown()

@@ -17,7 +17,7 @@ DURABLE = "recency_scanner"
 
 def create_router(bus: Bus, settings: RecencySettings) -> NatsRouter:
     """The scanner's router: one durable consumer of RepoUpdated."""
-    router = NatsRouter()
+    router = bus.router()
 
     async def handle(event: RepoUpdated) -> Sequence[Event]:
         return await on_repo_updated(event, settings)

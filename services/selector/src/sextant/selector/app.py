@@ -18,7 +18,7 @@ DURABLE = "selector"
 
 def create_router(bus: Bus, store: PayloadSource, settings: SelectorSettings) -> NatsRouter:
     """The selector's router: one durable consumer of ChunksIndexed."""
-    router = NatsRouter()
+    router = bus.router()
 
     async def handle(event: ChunksIndexed) -> Sequence[Event]:
         return await on_chunks_indexed(event, store, settings)
