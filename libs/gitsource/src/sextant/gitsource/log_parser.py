@@ -62,12 +62,16 @@ class NameStatusParser:
         Args:
             chunk: Bytes as read from git's stdout.
         """
+        if self.complete:
+            return
         tokens = (self._carry + chunk).split(b"\0")
         self._carry = tokens.pop()
         self._parse(tokens)
 
     def finish(self) -> None:
         """Check that the output ended on a token boundary (git log always ends with a NUL)."""
+        if self.complete:
+            return
         if self._carry:
             raise LogFormatError("git log output ended in the middle of a record")
         if self._paths_due:
@@ -93,6 +97,8 @@ class NameStatusParser:
                     elif token in pending:
                         pending.discard(token)
                         first_seen[token] = time
+                        if not pending:
+                            break  # every wanted path is dated: the rest cannot change anything
                 continue
             entry = token[1:] if token[:1] == b"\n" else token
             if not entry:

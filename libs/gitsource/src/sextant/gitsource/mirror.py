@@ -1,0 +1,324 @@
+"""A cache of bare blob-less clones, one per repository, kept current with ``git fetch``.
+
+The indexer discovers files with ``list_tree`` (paths and blob SHAs straight from the tree: git
+never truncates), reads only changed files with ``read_blobs`` (their blobs fetched in one batch),
+and a no-change re-sync costs one fetch (nothing transferred) plus the ``ls-tree``. The reviewer
+reads ``diff``. A local path is used in place: nothing is cloned or written.
+
+The folder of a mirror is named from a hash of the URL (never the token); the token lives only in
+the environment of each git call, so the mirror's config holds no secret.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import re
+import shutil
+import uuid
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import msgspec
+
+from sextant.gitsource.access import RepoSource, git_environment, local_path, secrets_of
+from sextant.gitsource.clone import branch_missing, clone_blobless
+from sextant.gitsource.commit_dates import iso_from_epoch
+from sextant.gitsource.errors import BranchNotFoundError, GitCommandError, GitSourceError
+from sextant.gitsource.git_process import run_git
+from sextant.gitsource.local_repository import resolve_local_git_dir
+from sextant.gitsource.objects import (
+    blob_contents,
+    check_object_ids,
+    fetch_objects,
+    object_sizes,
+    present_objects,
+)
+
+DEFAULT_MIRROR_TIMEOUT = 600.0
+DEFAULT_BRANCH_REF = "refs/sextant/default-head"
+"""Where a mirror keeps the remote's default branch head when no branch was asked for."""
+
+_REGULAR_FILE_MODES = frozenset({"100644", "100755"})
+_SLUG = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+class MirrorState(msgspec.Struct, frozen=True, kw_only=True):
+    """Where a mirror stands after a sync."""
+
+    head_sha: str
+    """Commit at the head of the branch."""
+    head_commit_date: str
+    """Committer date of the head commit, ISO 8601 UTC."""
+    path: str
+    """The mirror's git directory (for a local source: the repository's own)."""
+    in_place: bool = False
+    """True when the source is a local repository read without a mirror."""
+
+
+class TreeEntry(msgspec.Struct, frozen=True):
+    """A regular file of a tree."""
+
+    path: str
+    """Path in the repository, exactly as the tree names it (non-UTF-8 bytes as surrogates)."""
+    blob_sha: str
+    """Blob id of the file's content."""
+    mode: str
+    """``100644`` or ``100755`` (symlinks and submodules are not listed)."""
+
+
+class RepoMirror:
+    """Bare, blob-less clones under ``cache_dir``; every method takes the source it works on.
+
+    Args:
+        cache_dir: Folder holding the mirrors (created when missing).
+        timeout: Seconds allowed for each git command.
+    """
+
+    def __init__(self, cache_dir: Path, *, timeout: float = DEFAULT_MIRROR_TIMEOUT) -> None:
+        self.cache_dir = cache_dir
+        self.timeout = timeout
+
+    def mirror_dir(self, source: RepoSource) -> Path:
+        """The git directory a source is read from (a cache folder, or a local repository).
+
+        Args:
+            source: The repository.
+
+        Returns:
+            The git directory (it may not exist before the first ``sync``).
+        """
+        local = local_path(source)
+        if local is not None:
+            return resolve_local_git_dir(local, env=git_environment(source), timeout=self.timeout)
+        digest = hashlib.sha256(source.url.rstrip("/").encode()).hexdigest()[:20]
+        tail = source.url.rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1].removesuffix(".git")
+        slug = _SLUG.sub("-", tail)[:40].strip("-.") or "repo"
+        return self.cache_dir / f"{slug}-{digest}.git"
+
+    def sync(self, source: RepoSource) -> MirrorState:
+        """Bring the source's branch up to date: clone the first time, ``git fetch`` afterwards.
+
+        Args:
+            source: Repository and branch (None: the remote's default branch / a local HEAD).
+
+        Returns:
+            The head commit, its date and the git directory.
+        """
+        env, secrets = git_environment(source), secrets_of(source)
+        git_dir = self.mirror_dir(source)
+        if local_path(source) is not None:
+            ref = f"refs/heads/{source.branch}" if source.branch else "HEAD"
+            return self._state(git_dir, ref, source, in_place=True)
+        self.cache_dir.mkdir(parents=True, exist_ok=True)
+        ref = f"refs/heads/{source.branch}" if source.branch else DEFAULT_BRANCH_REF
+        with self._locked(git_dir):
+            if git_dir.exists():
+                self._fetch_branch(git_dir, source, ref, env=env, secrets=secrets)
+            else:
+                self._clone(git_dir, source, env=env, secrets=secrets)
+        return self._state(git_dir, ref, source, in_place=False)
+
+    def list_tree(self, source: RepoSource, ref: str) -> list[TreeEntry]:
+        """Every regular file of a commit's tree with its blob SHA (no blob is fetched).
+
+        Args:
+            source: The repository (synced).
+            ref: Commit SHA or ref, e.g. ``MirrorState.head_sha``.
+
+        Returns:
+            Entries sorted by path; symlinks and submodules are left out (nothing to index there).
+        """
+        _check_revision(ref)
+        out = self._git(source, ["ls-tree", "-r", "-z", "--full-tree", ref])
+        entries: list[TreeEntry] = []
+        for record in out.split(b"\0"):
+            if not record:
+                continue
+            meta, _, raw_path = record.partition(b"\t")
+            mode, kind, sha = meta.decode("ascii").split(" ")
+            if kind == "blob" and mode in _REGULAR_FILE_MODES:
+                entries.append(TreeEntry(raw_path.decode("utf-8", "surrogateescape"), sha, mode))
+        return entries
+
+    def read_blobs(self, source: RepoSource, shas: Iterable[str], max_bytes: int) -> dict[str, bytes | None]:
+        """Contents of blobs, fetching the missing ones in one batch first.
+
+        Git has no way to learn a blob's size before fetching it, so an oversized blob is still
+        downloaded once; it is just not read or returned.
+
+        Args:
+            source: The repository (synced).
+            shas: Blob ids, e.g. of the changed files.
+            max_bytes: Largest content to return; bigger blobs map to None.
+
+        Returns:
+            Blob id → content, or None when larger than ``max_bytes``.
+        """
+        ids = check_object_ids(shas)
+        if not ids:
+            return {}
+        env = git_environment(source)
+        git_dir = self.mirror_dir(source)
+        self._ensure_present(git_dir, ids, source, with_objects=True)
+        sizes = object_sizes(git_dir, ids, env=env, timeout=self.timeout)
+        small = [object_id for object_id in ids if sizes[object_id] <= max_bytes]
+        contents = blob_contents(git_dir, small, env=env, timeout=self.timeout)
+        return {object_id: contents.get(object_id) for object_id in ids}
+
+    def changed_paths(self, source: RepoSource, base: str, head: str) -> list[str]:
+        """Paths added, modified or deleted between two commits (trees only, no blob).
+
+        Args:
+            source: The repository (synced).
+            base: Older commit.
+            head: Newer commit.
+
+        Returns:
+            Sorted paths; a rename appears as its old and its new path.
+        """
+        self._ensure_commits(source, [base, head])
+        out = self._git(
+            source, ["diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", base, head, "--"]
+        )
+        return sorted(path.decode("utf-8", "surrogateescape") for path in out.split(b"\0") if path)
+
+    def diff(self, source: RepoSource, base: str, head: str) -> str:
+        """Unified diff between two commits, for review (git fetches the needed blobs in a batch).
+
+        Args:
+            source: The repository (synced).
+            base: Older commit.
+            head: Newer commit.
+
+        Returns:
+            The patch text (undecodable bytes replaced).
+        """
+        self._ensure_commits(source, [base, head])
+        out = self._git(
+            source,
+            [
+                "diff",
+                "--no-color",
+                "--no-ext-diff",
+                "--no-textconv",
+                "--find-renames",
+                "--submodule=short",
+                base,
+                head,
+                "--",
+            ],
+        )
+        return out.decode("utf-8", "replace")
+
+    def _git(self, source: RepoSource, args: list[str]) -> bytes:
+        return run_git(
+            args,
+            env=git_environment(source),
+            secrets=secrets_of(source),
+            timeout=self.timeout,
+            git_dir=self.mirror_dir(source),
+        )
+
+    def _clone(
+        self, git_dir: Path, source: RepoSource, *, env: dict[str, str], secrets: tuple[str, ...]
+    ) -> None:
+        # Clone beside the final folder and rename: an interrupted clone never looks like a mirror.
+        staging = git_dir.with_name(f".{git_dir.name}.{uuid.uuid4().hex}.tmp")
+        try:
+            clone_blobless(source, staging, env=env, secrets=secrets, timeout=self.timeout)
+            if source.branch is None:
+                run_git(
+                    ["update-ref", DEFAULT_BRANCH_REF, "HEAD"],
+                    env=env,
+                    secrets=secrets,
+                    timeout=self.timeout,
+                    git_dir=staging,
+                )
+            os.rename(staging, git_dir)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+
+    def _fetch_branch(
+        self, git_dir: Path, source: RepoSource, ref: str, *, env: dict[str, str], secrets: tuple[str, ...]
+    ) -> None:
+        remote_ref = ref if source.branch else "HEAD"
+        try:
+            run_git(
+                [
+                    "fetch",
+                    "--quiet",
+                    "--no-tags",
+                    "--no-write-fetch-head",
+                    "--filter=blob:none",
+                    "origin",
+                    f"+{remote_ref}:{ref}",
+                ],
+                env=env,
+                secrets=secrets,
+                timeout=self.timeout,
+                git_dir=git_dir,
+            )
+        except GitCommandError as error:
+            if branch_missing(error):
+                raise BranchNotFoundError(
+                    f"branch {source.branch!r} does not exist in the repository"
+                ) from None
+            raise
+
+    def _state(self, git_dir: Path, ref: str, source: RepoSource, *, in_place: bool) -> MirrorState:
+        try:
+            out = run_git(
+                ["log", "-1", "--no-show-signature", "--format=%H %ct", ref, "--"],
+                env=git_environment(source),
+                secrets=secrets_of(source),
+                timeout=self.timeout,
+                git_dir=git_dir,
+            )
+        except GitCommandError:
+            raise BranchNotFoundError(f"{ref} has no commit (missing branch or empty repository)") from None
+        sha, _, seconds = out.decode("ascii").strip().partition(" ")
+        return MirrorState(
+            head_sha=sha, head_commit_date=iso_from_epoch(int(seconds)), path=str(git_dir), in_place=in_place
+        )
+
+    def _ensure_commits(self, source: RepoSource, revisions: list[str]) -> None:
+        for revision in revisions:
+            _check_revision(revision)
+        shas = [revision for revision in revisions if re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", revision)]
+        self._ensure_present(self.mirror_dir(source), shas, source, with_objects=False)
+
+    def _ensure_present(
+        self, git_dir: Path, ids: list[str], source: RepoSource, *, with_objects: bool
+    ) -> None:
+        env = git_environment(source)
+        present = present_objects(git_dir, ids, with_objects=with_objects, env=env, timeout=self.timeout)
+        missing = [object_id for object_id in ids if object_id not in present]
+        if not missing:
+            return
+        if local_path(source) is not None:
+            raise GitSourceError(f"{len(missing)} object(s) not in the local repository, e.g. {missing[0]}")
+        fetch_objects(git_dir, missing, env=env, secrets=secrets_of(source), timeout=self.timeout)
+        still = set(missing) - present_objects(
+            git_dir, missing, with_objects=with_objects, env=env, timeout=self.timeout
+        )
+        if still:
+            raise GitSourceError(f"the remote did not send {len(still)} object(s), e.g. {sorted(still)[0]}")
+
+    @contextmanager
+    def _locked(self, git_dir: Path) -> Iterator[None]:
+        # One sync per mirror at a time (several indexer workers may share a cache folder).
+        lock_path = git_dir.with_name(f"{git_dir.name}.lock")
+        with lock_path.open("a") as lock_file:
+            fcntl.flock(lock_file, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(lock_file, fcntl.LOCK_UN)
+
+
+def _check_revision(revision: str) -> None:
+    if not revision or revision.startswith("-") or re.search(r"[\x00-\x20\x7f]", revision):
+        raise GitSourceError(f"invalid revision {revision[:80]!r}")
