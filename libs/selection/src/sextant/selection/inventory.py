@@ -11,7 +11,6 @@ from __future__ import annotations
 from bisect import insort
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from operator import itemgetter
 
 from sextant.chunkstore.payload import ChunkPayload
 from sextant.doc_rules import ChunkKind, chunk_kind, parse_iso_date
@@ -19,12 +18,11 @@ from sextant.selection.budget import MAX_CHUNKS_PER_FILE
 from sextant.selection.seeds import seed_rank
 
 ChunkKey = tuple[int, int, int, str, str, str, str, str]
-"""In-file order: top of the file first; the later fields only break ties, so the order is total
-over everything a SelectedChunk shows and the same index always yields the same selection."""
-
-KeptChunk = tuple[ChunkKey, ChunkPayload]
-
-_by_key = itemgetter(0)
+"""A kept chunk: (start_line, end_line, window, symbol or "", symbol_type, language,
+last_modified_at or "", text). Tuple order is the in-file order: top of the file first; the later
+fields only break ties, so the order is total over everything a SelectedChunk shows and the same
+index always yields the same selection. Keeping this tuple rather than the payload lets the rest of
+the payload go as soon as it is read, which keeps both memory and garbage collection work small."""
 
 
 @dataclass(slots=True)
@@ -39,8 +37,8 @@ class FileChunks:
     """UTC epoch seconds of the newest date among the file's chunks; None when undated."""
     newest_date: str | None = None
     """That date as the payload wrote it."""
-    kept: list[KeptChunk] = field(default_factory=list)
-    """The file's first chunks in ChunkKey order."""
+    kept: list[ChunkKey] = field(default_factory=list)
+    """The file's first chunks, sorted."""
 
     @property
     def bucket(self) -> str:
@@ -50,7 +48,7 @@ class FileChunks:
 
 
 def chunk_key(payload: ChunkPayload) -> ChunkKey:
-    """The in-file order of a chunk.
+    """The kept form of a chunk.
 
     Args:
         payload: A chunk payload.
@@ -93,6 +91,7 @@ class Inventory:
         Args:
             payloads: Chunk payloads in any order.
         """
+        # One flat loop: this runs once per chunk (100k and more), so locals beat attribute lookups.
         files = self.files
         for payload in payloads:
             self.chunks_seen += 1
@@ -105,9 +104,15 @@ class Inventory:
                 if self._capped_pool == self._limit:
                     self._shrink_to_cap()
             modified = payload.last_modified_at
-            if isinstance(modified, str) and modified != entry.newest_date:
+            if modified.__class__ is str and modified != entry.newest_date:
                 self._note_date(entry, modified)
-            self._keep_if_early(entry, payload)
+            kept = entry.kept
+            if len(kept) < self._keep:
+                insort(kept, chunk_key(payload))
+            # Most chunks lose on the start line alone: build the full key only for the rest.
+            elif payload.start_line <= kept[-1][0] and (key := chunk_key(payload)) < kept[-1]:
+                insort(kept, key)
+                kept.pop()
 
     def _new_file(self, path: str) -> FileChunks:
         entry = FileChunks(path=path, kind=chunk_kind(path), seed_rank=seed_rank(path))
@@ -124,16 +129,6 @@ class Inventory:
             return
         if entry.newest is None or (stamp, modified) > (entry.newest, entry.newest_date or ""):
             entry.newest, entry.newest_date = stamp, modified
-
-    def _keep_if_early(self, entry: FileChunks, payload: ChunkPayload) -> None:
-        kept = entry.kept
-        if len(kept) < self._keep:
-            insort(kept, (chunk_key(payload), payload), key=_by_key)
-            return
-        key = chunk_key(payload)
-        if key < kept[-1][0]:
-            insort(kept, (key, payload), key=_by_key)
-            kept.pop()
 
     def _shrink_to_cap(self) -> None:
         # From now on the capped pool can fill the limit, so chunks past the cap are never picked.

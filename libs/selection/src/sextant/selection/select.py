@@ -126,24 +126,23 @@ def _in_output_order(picked_code: list[Offer], picked_docs: list[Offer]) -> list
     picked = picked_code + picked_docs
     seeds = sorted(
         (offer for offer in picked if offer[0].seed_rank is not None),
-        key=lambda offer: (offer[0].seed_rank or 0, len(offer[0].path), offer[0].path, offer[1][0]),
+        key=lambda offer: (offer[0].seed_rank or 0, len(offer[0].path), offer[0].path, offer[1]),
     )
     rest = [offer for offer in picked if offer[0].seed_rank is None]
     return [_selected(offer) for offer in seeds + rest]
 
 
 def _selected(offer: Offer) -> SelectedChunk:
-    entry, (_, payload) = offer
-    modified = payload.last_modified_at
+    entry, (start_line, end_line, _, symbol, symbol_type, language, modified, text) = offer
     return SelectedChunk(
-        text=payload.text,
-        path=payload.path,
+        text=text,
+        path=entry.path,
         kind=entry.kind,
-        last_modified_at=modified if isinstance(modified, str) else None,
-        start_line=payload.start_line,
-        end_line=payload.end_line,
-        symbol=payload.symbol,
-        symbol_type=payload.symbol_type,
-        language=payload.language,
+        last_modified_at=modified or None,
+        start_line=start_line,
+        end_line=end_line,
+        symbol=symbol or None,
+        symbol_type=symbol_type,
+        language=language,
         reason="seed" if entry.seed_rank is not None else entry.kind,
     )

@@ -7,9 +7,9 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from itertools import chain, islice
 
-from sextant.selection.inventory import FileChunks, KeptChunk
+from sextant.selection.inventory import ChunkKey, FileChunks
 
-Offer = tuple[FileChunks, KeptChunk]
+Offer = tuple[FileChunks, ChunkKey]
 
 RecencyKey = tuple[int, float, str]
 
