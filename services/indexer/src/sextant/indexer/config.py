@@ -1,0 +1,73 @@
+"""Indexer settings, read from the environment once at start-up."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sextant.config import env_flag, env_float, env_int, env_str, sextant_home
+from sextant.indexer.discovery import DEFAULT_EXCLUDES, DEFAULT_MAX_FILE_BYTES, DiscoveryRules
+
+DEFAULT_GIT_TIMEOUT_SECONDS = 600.0
+DEFAULT_GROUP_CHUNKS = 256
+"""Chunks embedded and written together: several model batches per group keep the model busy,
+and a group bounds how much work one failing file can put at risk (it is then bisected)."""
+
+
+def _globs(raw: str | None) -> tuple[str, ...]:
+    if raw is None:
+        return ()
+    return tuple(part.strip() for part in raw.replace("\n", ",").split(",") if part.strip())
+
+
+@dataclass(frozen=True)
+class IndexerSettings:
+    """What the indexer needs to know; see .env.example."""
+
+    mirrors_dir: Path
+    """Where the per-repository blob-less mirrors live (``SEXTANT_HOME/mirrors``)."""
+    store_path: Path
+    """Default base folder of the embedded store (``SEXTANT_HOME/qdrant``; ``QDRANT_PATH`` wins)."""
+    rules: DiscoveryRules = field(default_factory=DiscoveryRules)
+    """Which files of the tree are indexed."""
+    git_timeout_seconds: float = DEFAULT_GIT_TIMEOUT_SECONDS
+    """INDEX_GIT_TIMEOUT_SECONDS: limit of each git command (fetch, ls-tree, cat-file)."""
+    group_chunks: int = DEFAULT_GROUP_CHUNKS
+    """INDEX_GROUP_CHUNKS: chunks embedded and upserted together."""
+    env: Mapping[str, str] = field(default_factory=dict, repr=False)
+    """The environment, for provider tokens (read when a run needs them; never logged)."""
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> IndexerSettings:
+        """Read the settings from environment variables.
+
+        Variables: INDEX_ROOT (only paths under it), INDEX_EXCLUDE (comma-separated globs, matched
+        against the full path and the basename), INDEX_DEFAULT_EXCLUDES (false: drop the built-in
+        vendored/generated/lock excludes), INDEX_MAX_FILE_BYTES, INDEX_GIT_TIMEOUT_SECONDS,
+        INDEX_GROUP_CHUNKS, SEXTANT_HOME.
+
+        Args:
+            env: Environment variables.
+
+        Returns:
+            The settings.
+        """
+        home = sextant_home(env)
+        defaults = DEFAULT_EXCLUDES if env_flag(env, "INDEX_DEFAULT_EXCLUDES", default=True) else ()
+        rules = DiscoveryRules(
+            root=env_str(env, "INDEX_ROOT"),
+            excludes=(*defaults, *_globs(env_str(env, "INDEX_EXCLUDE"))),
+            max_file_bytes=env_int(env, "INDEX_MAX_FILE_BYTES", DEFAULT_MAX_FILE_BYTES),
+        )
+        group = env_int(env, "INDEX_GROUP_CHUNKS", DEFAULT_GROUP_CHUNKS)
+        if group < 1 or rules.max_file_bytes < 1:
+            raise ValueError("INDEX_GROUP_CHUNKS and INDEX_MAX_FILE_BYTES must be positive")
+        return cls(
+            mirrors_dir=home / "mirrors",
+            store_path=home / "qdrant",
+            rules=rules,
+            git_timeout_seconds=env_float(env, "INDEX_GIT_TIMEOUT_SECONDS", DEFAULT_GIT_TIMEOUT_SECONDS),
+            group_chunks=group,
+            env=dict(env),
+        )

@@ -1,0 +1,82 @@
+"""Turn a FileRecencyComputed into ChunksIndexed, or a StageFailed for an expected failure."""
+
+from __future__ import annotations
+
+import logging
+
+from sextant.contracts import (
+    ChunksIndexed,
+    FileRecencyComputed,
+    StageFailed,
+    event_id_for,
+    event_name,
+    utc_now_iso,
+)
+from sextant.gitsource.errors import GitSourceError, GitTimeoutError
+from sextant.indexer.deps import IndexerDeps
+from sextant.indexer.pipeline import StoreUnavailableError, index_repository
+from sextant.indexer.progress import ProgressCallback
+
+logger = logging.getLogger(__name__)
+
+STAGE = "indexer"
+
+
+def stage_failed(event: FileRecencyComputed, reason: str) -> StageFailed:
+    """The event a user sees when this run of the indexer cannot finish.
+
+    Args:
+        event: The event being handled.
+        reason: What went wrong (safe to show: gitsource errors are scrubbed of credentials).
+
+    Returns:
+        A StageFailed with a deterministic id.
+    """
+    return StageFailed(
+        event_id=event_id_for(StageFailed, event.run_id, STAGE, event.event_id),
+        run_id=event.run_id,
+        occurred_at=utc_now_iso(),
+        repo=event.repo,
+        stage=STAGE,
+        reason=reason,
+        cause_event_id=event.event_id,
+        cause_type=event_name(FileRecencyComputed),
+    )
+
+
+async def on_file_recency_computed(
+    event: FileRecencyComputed, deps: IndexerDeps, progress: ProgressCallback | None = None
+) -> list[ChunksIndexed | StageFailed]:
+    """Index the repository the recency event's request names, stamping the event's dates.
+
+    Expected failures (unknown repository, missing branch, refused source, store unavailable) become
+    a StageFailed; a git timeout or anything unexpected is raised, so the bus retries the delivery.
+
+    Args:
+        event: The recency scanner's output; ``event.request`` is the original RepoUpdated.
+        deps: Indexer dependencies.
+        progress: Optional progress callback.
+
+    Returns:
+        Exactly one ChunksIndexed or StageFailed.
+    """
+    try:
+        indexed = await index_repository(event.request, event, deps, progress)
+    except GitTimeoutError:
+        raise
+    except (GitSourceError, StoreUnavailableError) as error:
+        reason = f"{type(error).__name__}: {error}"
+        logger.warning("indexing %s failed: %s", event.repo.repo_key, reason)
+        return [stage_failed(event, reason)]
+    logger.info(
+        "indexed %s at %s: %d changed, %d added, %d deleted, %d failed, %d chunks in %.1f s",
+        event.repo.repo_key,
+        (indexed.head_sha or "")[:12],
+        indexed.files_changed,
+        indexed.files_added,
+        indexed.files_deleted,
+        len(indexed.failed_files),
+        indexed.chunks_upserted,
+        indexed.duration_seconds,
+    )
+    return [indexed]

@@ -1,0 +1,373 @@
+"""One index run: sync the mirror, compare the tree with the store, index what changed, clean up."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+
+from sextant.chunkstore import ChunkPoint
+from sextant.config import provider_token
+from sextant.contracts import (
+    ChunksIndexed,
+    FailedFile,
+    FileRecencyComputed,
+    RepoUpdated,
+    event_id_for,
+    utc_now_iso,
+)
+from sextant.gitsource.access import RepoSource
+from sextant.gitsource.mirror import MirrorState
+from sextant.indexer.chunk_points import chunk_payload, chunk_point_ids
+from sextant.indexer.deps import IndexerDeps
+from sextant.indexer.discovery import content_skip_reason
+from sextant.indexer.file_embedding import EmbeddedFile, ParsedFile, ProviderHealth, embed_files
+from sextant.indexer.progress import IndexProgress, Phase, ProgressCallback
+from sextant.indexer.recency_stamp import RecencyStamp
+from sextant.indexer.run_plan import FileToIndex, RunPlan, plan_run
+from sextant.parsing import build_chunks, decode_source
+
+logger = logging.getLogger(__name__)
+
+READ_SLICE_FILES = 2000
+"""Changed files whose blobs are fetched and read in one batch; bounds memory on huge first runs."""
+PARSE_SLICE_FILES = 32
+"""Files parsed per worker-thread hop, so embedding can start before a whole slice is parsed."""
+QUEUED_GROUPS = 2
+"""Parsed groups waiting for the embedder: parsing stays ahead without holding the whole repo."""
+
+
+class StoreUnavailableError(Exception):
+    """The chunk store did not answer the run's first read."""
+
+
+@dataclass
+class RunTally:
+    """Counts of one run, turned into the ChunksIndexed event at the end."""
+
+    files_changed: int = 0
+    files_added: int = 0
+    files_deleted: int = 0
+    files_done: int = 0
+    chunks_upserted: int = 0
+    chunks_deleted: int = 0
+    failed: list[FailedFile] = field(default_factory=list)
+
+    def indexed(self, file: FileToIndex) -> None:
+        """Count a file whose new content is now in the store."""
+        if file.is_new:
+            self.files_added += 1
+        else:
+            self.files_changed += 1
+
+
+@dataclass(frozen=True)
+class _Run:
+    """What every step of one run shares."""
+
+    deps: IndexerDeps
+    repo_key: str
+    source: RepoSource
+    stamp: RecencyStamp
+    indexed_at: str
+    plan: RunPlan
+    tally: RunTally
+    progress: ProgressCallback | None
+
+    def report(self, phase: Phase) -> None:
+        if self.progress is not None:
+            self.progress(
+                IndexProgress(
+                    phase=phase,
+                    files_total=len(self.plan.to_index),
+                    files_done=self.tally.files_done,
+                    chunks_done=self.tally.chunks_upserted,
+                    files_unchanged=self.plan.unchanged,
+                )
+            )
+
+
+def repo_source(request: RepoUpdated, deps: IndexerDeps) -> RepoSource:
+    """The git source of a request, with the provider's token from the environment.
+
+    Args:
+        request: The update being indexed.
+        deps: Indexer dependencies (their settings hold the environment).
+
+    Returns:
+        The source to sync.
+    """
+    repo = request.repo
+    return RepoSource(
+        url=repo.url,
+        branch=repo.branch,
+        token=provider_token(deps.settings.env, repo.provider),
+        provider=repo.provider,  # type: ignore[arg-type]  # RepoSource refuses an unknown provider itself
+    )
+
+
+async def index_repository(
+    request: RepoUpdated,
+    recency: FileRecencyComputed | None,
+    deps: IndexerDeps,
+    progress: ProgressCallback | None = None,
+) -> ChunksIndexed:
+    """Bring the store's chunks of one repository branch up to date with its head.
+
+    Unchanged files (same blob SHA as stored) cost nothing; changed files get their new points
+    written before their old ones are deleted; a file whose embedding fails keeps its old points
+    and is listed in ``failed_files`` (the next run retries it); paths that left the tree lose
+    their points. An incremental request (``changed_paths`` set) looks only at its paths.
+
+    Args:
+        request: The RepoUpdated being answered.
+        recency: The run's recency scan (None: no scan, ``last_modified_at`` left out).
+        deps: Store, embedders, mirror cache and settings.
+        progress: Optional callback for files and chunks done.
+
+    Returns:
+        The ChunksIndexed event of the run.
+
+    Raises:
+        GitSourceError: The repository or branch could not be read.
+        StoreUnavailableError: The chunk store did not answer.
+    """
+    async with deps.lock_for(request.repo.repo_key):
+        return await _index(request, recency, deps, progress)
+
+
+async def _index(
+    request: RepoUpdated,
+    recency: FileRecencyComputed | None,
+    deps: IndexerDeps,
+    progress: ProgressCallback | None,
+) -> ChunksIndexed:
+    started = time.perf_counter()
+    calls_before = deps.embedder.calls
+    repo_key = request.repo.repo_key
+    source = repo_source(request, deps)
+    if progress is not None:
+        progress(IndexProgress(phase="syncing"))
+    state: MirrorState = await asyncio.to_thread(deps.mirrors.sync, source)
+    entries = await asyncio.to_thread(deps.mirrors.list_tree, source, state.head_sha)
+    rules = deps.settings.rules
+    tree = {entry.path: entry.blob_sha for entry in entries if rules.wants_path(entry.path)}
+    try:
+        stored = await asyncio.to_thread(deps.store.file_index, repo_key)
+    except Exception as error:  # the first store call doubles as the availability check
+        raise StoreUnavailableError(f"chunk store unavailable: {type(error).__name__}: {error}") from error
+    scope = None
+    if request.changed_paths is not None:
+        scope = frozenset(request.changed_paths) | frozenset(request.removed_paths or ())
+    plan = plan_run(tree, stored, force=request.force, scope=scope)
+    run = _Run(
+        deps=deps,
+        repo_key=repo_key,
+        source=source,
+        stamp=RecencyStamp(recency),
+        indexed_at=utc_now_iso(),
+        plan=plan,
+        tally=RunTally(),
+        progress=progress,
+    )
+    run.report("planning")
+    await _delete_emptied(run)
+    await _index_changed(run)
+    run.report("cleaning")
+    if plan.stale_paths:
+        deleted = await asyncio.to_thread(deps.store.delete_paths, repo_key, plan.stale_paths)
+        run.tally.chunks_deleted += deleted
+        run.tally.files_deleted += len(plan.stale_paths)
+    run.report("done")
+    return _chunks_indexed(
+        request, recency=recency, run=run, state=state, deps=deps, calls_before=calls_before, started=started
+    )
+
+
+async def _delete_emptied(run: _Run) -> None:
+    for ids in run.plan.emptied.values():
+        await asyncio.to_thread(run.deps.store.delete_points, ids)
+        run.tally.chunks_deleted += len(ids)
+        run.tally.files_changed += 1
+
+
+async def _index_changed(run: _Run) -> None:
+    if not run.plan.to_index:
+        return
+    run.report("indexing")
+    queue: asyncio.Queue[list[ParsedFile] | None] = asyncio.Queue(maxsize=QUEUED_GROUPS)
+    health = ProviderHealth()
+
+    async def produce() -> None:
+        try:
+            async for group in _parsed_groups(run):
+                await queue.put(group)
+        except Exception:
+            await queue.put(None)  # wake the consumer; the error is raised below
+            raise
+        await queue.put(None)
+
+    async def consume() -> None:
+        while (group := await queue.get()) is not None:
+            embedded, failed = await embed_files(group, run.deps.embedder, run.deps.sparse, health)
+            run.tally.failed.extend(failed)
+            upserted, replaced = await asyncio.to_thread(_write, run, embedded)
+            run.tally.chunks_upserted += upserted
+            run.tally.chunks_deleted += replaced
+            for item in embedded:
+                run.tally.indexed(item.parsed.file)
+            run.tally.files_done += len(group)
+            run.report("indexing")
+
+    producer = asyncio.create_task(produce())
+    try:
+        await consume()
+    finally:
+        if not producer.done():
+            producer.cancel()
+        await asyncio.gather(producer, return_exceptions=True)
+    # A failure while reading or parsing must surface, not end the run as if it were complete.
+    error = None if producer.cancelled() else producer.exception()
+    if error is not None:
+        raise error
+
+
+@dataclass(frozen=True)
+class _Unindexed:
+    """A file that will not get new points this run, and whether its old points go."""
+
+    file: FileToIndex
+    reason: str | None
+    """For failed_files; None for a blank file (counted as indexed: it has nothing to index)."""
+    drop_old_points: bool
+
+
+async def _parsed_groups(run: _Run) -> AsyncIterator[list[ParsedFile]]:
+    """Read changed blobs slice by slice, parse them, and yield groups of about ``group_chunks``."""
+    group: list[ParsedFile] = []
+    group_chunks = 0
+    files = run.plan.to_index
+    for start in range(0, len(files), READ_SLICE_FILES):
+        read_slice = files[start : start + READ_SLICE_FILES]
+        blobs = await asyncio.to_thread(
+            run.deps.mirrors.read_blobs,
+            run.source,
+            [file.blob_sha for file in read_slice],
+            run.deps.settings.rules.max_file_bytes,
+        )
+        for parse_start in range(0, len(read_slice), PARSE_SLICE_FILES):
+            parse_slice = read_slice[parse_start : parse_start + PARSE_SLICE_FILES]
+            outcomes = await asyncio.to_thread(_parse_files, parse_slice, blobs, run)
+            for outcome in outcomes:
+                if isinstance(outcome, _Unindexed):
+                    await _settle(run, outcome)
+                    continue
+                group.append(outcome)
+                group_chunks += len(outcome.chunks)
+                if group_chunks >= run.deps.settings.group_chunks:
+                    yield group
+                    group, group_chunks = [], 0
+        del blobs
+    if group:
+        yield group
+
+
+def _parse_files(
+    files: Sequence[FileToIndex], blobs: dict[str, bytes | None], run: _Run
+) -> list[ParsedFile | _Unindexed]:
+    """Decode and parse files in a worker thread (pure: settling happens back on the event loop)."""
+    outcomes: list[ParsedFile | _Unindexed] = []
+    max_file_bytes = run.deps.settings.rules.max_file_bytes
+    for file in files:
+        data = blobs.get(file.blob_sha)
+        skip = content_skip_reason(data, max_file_bytes)
+        if skip is not None or data is None:
+            # Binary or oversized now: the points of its earlier content describe something gone.
+            outcomes.append(_Unindexed(file, skip or "skipped: unreadable", drop_old_points=True))
+            continue
+        try:
+            chunks = build_chunks(file.path, decode_source(data), max_chars=run.deps.embedder.max_chars)
+        except Exception as error:  # a parser bug must cost one file, never the run
+            logger.warning("parsing %s failed: %s", file.path, error)
+            reason = f"parse failed: {type(error).__name__}: {error} (old points kept)"
+            outcomes.append(_Unindexed(file, reason, drop_old_points=False))
+            continue
+        if not chunks:
+            outcomes.append(_Unindexed(file, None, drop_old_points=True))
+            continue
+        outcomes.append(ParsedFile(file, chunks))
+    return outcomes
+
+
+async def _settle(run: _Run, outcome: _Unindexed) -> None:
+    file = outcome.file
+    if outcome.drop_old_points and file.old_point_ids:
+        await asyncio.to_thread(run.deps.store.delete_points, file.old_point_ids)
+        run.tally.chunks_deleted += len(file.old_point_ids)
+    if outcome.reason is None:
+        run.tally.indexed(file)
+    else:
+        run.tally.failed.append(FailedFile(path=file.path, reason=outcome.reason))
+    run.tally.files_done += 1
+
+
+def _write(run: _Run, embedded: Sequence[EmbeddedFile]) -> tuple[int, int]:
+    """Upsert the group's new points, then delete each file's old points that are not among them.
+
+    Returns:
+        (points written, old points deleted).
+    """
+    points: list[ChunkPoint] = []
+    replaced: list[str] = []
+    for item in embedded:
+        file = item.parsed.file
+        stamp = run.stamp.for_path(file.path)
+        ids = chunk_point_ids(run.repo_key, item.parsed.chunks)
+        for point_id, chunk, dense, sparse in zip(
+            ids, item.parsed.chunks, item.dense, item.sparse, strict=True
+        ):
+            payload = chunk_payload(
+                chunk, repo_key=run.repo_key, blob_sha=file.blob_sha, stamp=stamp, indexed_at=run.indexed_at
+            )
+            points.append(ChunkPoint(id=point_id, dense=dense, sparse=sparse, payload=payload))
+        replaced.extend(file.old_point_ids.difference(ids))
+    # Order matters: until the upsert returns, every file still has its old points (no gap).
+    run.deps.store.upsert(points)
+    if replaced:
+        run.deps.store.delete_points(replaced)
+    return len(points), len(replaced)
+
+
+def _chunks_indexed(
+    request: RepoUpdated,
+    *,
+    recency: FileRecencyComputed | None,
+    run: _Run,
+    state: MirrorState,
+    deps: IndexerDeps,
+    calls_before: int,
+    started: float,
+) -> ChunksIndexed:
+    cause = recency.event_id if recency is not None else request.event_id
+    tally = run.tally
+    return ChunksIndexed(
+        event_id=event_id_for(ChunksIndexed, request.run_id, cause),
+        run_id=request.run_id,
+        occurred_at=utc_now_iso(),
+        repo=request.repo,
+        head_sha=state.head_sha,
+        collection=deps.store.collection,
+        files_seen=run.plan.files_seen,
+        files_unchanged=run.plan.unchanged,
+        files_changed=tally.files_changed,
+        files_added=tally.files_added,
+        files_deleted=tally.files_deleted,
+        failed_files=sorted(tally.failed, key=lambda failed: failed.path),
+        chunks_upserted=tally.chunks_upserted,
+        chunks_deleted=tally.chunks_deleted,
+        embedding_calls=max(0, deps.embedder.calls - calls_before),
+        recency_status=run.stamp.status,
+        duration_seconds=round(time.perf_counter() - started, 3),
+    )

@@ -1,0 +1,356 @@
+"""Indexer tests: real git repositories, the real embedded store, the real model where semantics matter."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import math
+import threading
+from collections.abc import Callable, Collection, Iterator, Sequence
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sextant.chunkstore import ChunkPayload, ChunkPoint, ChunkStore, FileEntry, collection_name
+from sextant.chunkstore.edge_store import EdgeChunkStore
+from sextant.contracts import (
+    ChunksIndexed,
+    FileRecencyComputed,
+    RecencyStatus,
+    RepoRef,
+    RepoUpdated,
+    event_id_for,
+    utc_now_iso,
+)
+from sextant.embedding import DenseEmbedder, LocalMiniLM
+from sextant.gitsource.mirror import RepoMirror
+from sextant.indexer import IndexerDeps, IndexerSettings, IndexProgress, index_repository
+from sextant.indexer.discovery import DiscoveryRules
+
+
+class HashingTestEmbedder:
+    """A second implementation of our own DenseEmbedder port: token feature hashing, deterministic.
+
+    Why not the real model here: these tests are about bookkeeping (which files are re-embedded,
+    which points are written and deleted, counts), where vector quality is irrelevant and the model
+    would make each test seconds slower. Tests about meaning use `minilm` (the real local model).
+    """
+
+    def __init__(self, *, dimension: int = 32, max_chars: int = 400, batch_size: int = 8) -> None:
+        self._dimension = dimension
+        self._max_chars = max_chars
+        self._batch_size = batch_size
+        self._calls = 0
+        self.texts: list[str] = []
+        """Every text embedded, in order."""
+
+    @property
+    def model_id(self) -> str:
+        return "test/token-hashing"
+
+    @property
+    def dimension(self) -> int:
+        return self._dimension
+
+    @property
+    def max_chars(self) -> int:
+        return self._max_chars
+
+    @property
+    def batch_size(self) -> int:
+        return self._batch_size
+
+    @property
+    def calls(self) -> int:
+        return self._calls
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        for start in range(0, len(texts), self._batch_size):
+            self._calls += 1
+            self.texts.extend(texts[start : start + self._batch_size])
+        return [self._vector(text) for text in texts]
+
+    async def embed_query(self, text: str) -> list[float]:
+        return self._vector(text)
+
+    def _vector(self, text: str) -> list[float]:
+        vector = [0.0] * self._dimension
+        for token in text.split():
+            digest = hashlib.blake2b(token.encode(), digest_size=4).digest()
+            vector[int.from_bytes(digest, "little") % self._dimension] += 1.0
+        norm = math.sqrt(sum(value * value for value in vector)) or 1.0
+        return [value / norm if norm else 1.0 for value in vector] if any(vector) else [1.0] * self._dimension
+
+
+class OrderRecordingStore:
+    """Delegates to a real store and records every write, so tests can check upsert-before-delete.
+
+    After each write it also notes which watched paths still have points (a gap would show as False).
+    """
+
+    def __init__(self, inner: ChunkStore, repo_key: str, watched: Collection[str] = ()) -> None:
+        self.inner = inner
+        self.repo_key = repo_key
+        self.watched = set(watched)
+        self.log: list[tuple[str, int]] = []
+        self.presence: list[dict[str, bool]] = []
+
+    @property
+    def collection(self) -> str:
+        return self.inner.collection
+
+    def _note(self, operation: str, size: int) -> None:
+        self.log.append((operation, size))
+        if self.watched:
+            index = self.inner.file_index(self.repo_key)
+            self.presence.append({path: path in index for path in self.watched})
+
+    def upsert(self, points: Sequence[ChunkPoint]) -> None:
+        self.inner.upsert(points)
+        self._note("upsert", len(points))
+
+    def delete_points(self, ids: Collection[str]) -> None:
+        self.inner.delete_points(ids)
+        self._note("delete_points", len(ids))
+
+    def delete_paths(self, repo_key: str, paths: Collection[str]) -> int:
+        deleted = self.inner.delete_paths(repo_key, paths)
+        self._note("delete_paths", deleted)
+        return deleted
+
+    def file_index(self, repo_key: str) -> dict[str, FileEntry]:
+        return self.inner.file_index(repo_key)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+class IndexHarness:
+    """Runs the indexer on a real repository and reads back what the real store holds."""
+
+    def __init__(self, repo: Any, deps: IndexerDeps, branch: str | None = "main") -> None:
+        self.repo = repo
+        self.deps = deps
+        self.ref = RepoRef.for_url(repo.url, branch=branch)
+        self.progress: list[IndexProgress] = []
+        self._runs = 0
+
+    def request(self, *, run_id: str | None = None, **fields: Any) -> RepoUpdated:
+        self._runs += 1
+        run = run_id or f"run-{self._runs}"
+        return RepoUpdated(
+            event_id=event_id_for(RepoUpdated, run, self.ref.repo_key),
+            run_id=run,
+            occurred_at=utc_now_iso(),
+            repo=self.ref,
+            **fields,
+        )
+
+    def recency(
+        self,
+        request: RepoUpdated,
+        status: RecencyStatus = "skipped",
+        dates: dict[str, str | None] | None = None,
+    ) -> FileRecencyComputed:
+        return FileRecencyComputed(
+            event_id=event_id_for(FileRecencyComputed, request.run_id, request.event_id),
+            run_id=request.run_id,
+            occurred_at=utc_now_iso(),
+            repo=self.ref,
+            request=request,
+            status=status,
+            dates=dates,
+        )
+
+    async def run(
+        self,
+        *,
+        status: RecencyStatus = "skipped",
+        dates: dict[str, str | None] | None = None,
+        **fields: Any,
+    ) -> ChunksIndexed:
+        request = self.request(**fields)
+        return await index_repository(
+            request, self.recency(request, status, dates), self.deps, self.progress.append
+        )
+
+    def payloads(self) -> list[ChunkPayload]:
+        return list(self.deps.store.scroll_payloads(self.ref.repo_key))
+
+    def by_path(self) -> dict[str, list[ChunkPayload]]:
+        grouped: dict[str, list[ChunkPayload]] = {}
+        for payload in self.payloads():
+            grouped.setdefault(payload.path, []).append(payload)
+        return grouped
+
+    def index(self) -> dict[str, FileEntry]:
+        return self.deps.store.file_index(self.ref.repo_key)
+
+
+def open_store(tmp_path: Path, embedder: DenseEmbedder) -> EdgeChunkStore:
+    collection = collection_name(embedder.model_id, embedder.dimension)
+    return EdgeChunkStore(tmp_path / "qdrant", collection, embedder.dimension)
+
+
+def make_deps(
+    tmp_path: Path, embedder: DenseEmbedder, store: ChunkStore, rules: DiscoveryRules | None = None
+) -> IndexerDeps:
+    settings = IndexerSettings(
+        mirrors_dir=tmp_path / "mirrors",
+        store_path=tmp_path / "qdrant",
+        rules=rules or DiscoveryRules(),
+        group_chunks=16,
+    )
+    return IndexerDeps(
+        settings=settings,
+        store=store,
+        embedder=embedder,
+        mirrors=RepoMirror(settings.mirrors_dir, timeout=60),
+    )
+
+
+@pytest.fixture
+def hashing_embedder() -> HashingTestEmbedder:
+    """The deterministic test embedder (bookkeeping tests only)."""
+    return HashingTestEmbedder()
+
+
+@pytest.fixture
+def store(tmp_path: Path, hashing_embedder: HashingTestEmbedder) -> Iterator[EdgeChunkStore]:
+    """A real embedded store in the test's temp folder."""
+    chunk_store = open_store(tmp_path, hashing_embedder)
+    yield chunk_store
+    chunk_store.close()
+
+
+@pytest.fixture
+def harness(
+    git_repo: Any, tmp_path: Path, hashing_embedder: HashingTestEmbedder, store: EdgeChunkStore
+) -> IndexHarness:
+    """Indexer over the test repository with the hashing embedder and a real embedded store."""
+    return IndexHarness(git_repo, make_deps(tmp_path, hashing_embedder, store))
+
+
+BuildHarness = Callable[..., IndexHarness]
+
+
+@pytest.fixture
+def build_harness(git_repo: Any, tmp_path: Path) -> Iterator[BuildHarness]:
+    """Build a harness with a chosen embedder, store (default: a fresh embedded one) and rules."""
+    opened: list[EdgeChunkStore] = []
+
+    def build(
+        embedder: DenseEmbedder,
+        *,
+        store: ChunkStore | None = None,
+        rules: DiscoveryRules | None = None,
+        branch: str | None = "main",
+        url: str | None = None,
+    ) -> IndexHarness:
+        if store is None:
+            edge = open_store(tmp_path, embedder)
+            opened.append(edge)
+            store = edge
+        harness = IndexHarness(git_repo, make_deps(tmp_path, embedder, store, rules), branch=branch)
+        if url is not None:
+            harness.ref = RepoRef.for_url(url, branch=branch)
+        return harness
+
+    yield build
+    for edge in opened:
+        edge.close()
+
+
+@pytest.fixture
+def recording_store() -> Callable[..., OrderRecordingStore]:
+    """Wrap a real store to record the order of writes (and watch paths for gaps)."""
+    return OrderRecordingStore
+
+
+@pytest.fixture
+def fail_marker() -> str:
+    """Text the local embeddings server rejects."""
+    return FAIL_MARKER
+
+
+@pytest.fixture(scope="session")
+def minilm() -> LocalMiniLM:
+    """The real local model, loaded once per session."""
+    embedder = LocalMiniLM()
+    asyncio.run(embedder.load())
+    return embedder
+
+
+FAIL_MARKER = "EMBEDDING_REJECTS_THIS"
+
+
+class OpenAIEmbeddingsServer:
+    """A local HTTP server speaking OpenAI's /v1/embeddings; it rejects inputs holding FAIL_MARKER
+    with a 400 (as a provider's content or length check would), or every request with `status`."""
+
+    def __init__(self, dimension: int = 16) -> None:
+        self.dimension = dimension
+        self.reject_marker = True
+        self.fail_all_status: int | None = None
+        self.requests = 0
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, format: str, *args: Any) -> None:
+                return
+
+            def do_POST(self) -> None:
+                server.requests += 1
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                inputs: list[str] = body["input"]
+                if server.fail_all_status is not None:
+                    self._reply(server.fail_all_status, {"error": {"message": "overloaded"}})
+                elif server.reject_marker and any(FAIL_MARKER in text for text in inputs):
+                    self._reply(
+                        400, {"error": {"message": "input rejected", "type": "invalid_request_error"}}
+                    )
+                else:
+                    data = [
+                        {"object": "embedding", "index": i, "embedding": server.vector(text)}
+                        for i, text in enumerate(inputs)
+                    ]
+                    usage = {"prompt_tokens": 1, "total_tokens": 1}
+                    self._reply(200, {"object": "list", "data": data, "model": body["model"], "usage": usage})
+
+            def _reply(self, status: int, payload: dict[str, Any]) -> None:
+                raw = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(raw)))
+                self.end_headers()
+                self.wfile.write(raw)
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    def vector(self, text: str) -> list[float]:
+        digest = hashlib.sha256(text.encode()).digest()
+        return [(byte - 127.5) / 127.5 for byte in digest[: self.dimension]]
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}/v1"
+
+    def __enter__(self) -> OpenAIEmbeddingsServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+
+@pytest.fixture
+def embeddings_server() -> Iterator[OpenAIEmbeddingsServer]:
+    """A local OpenAI-format embeddings server."""
+    with OpenAIEmbeddingsServer() as server:
+        yield server
