@@ -42,7 +42,7 @@ def up() -> None:
 
 async def _up() -> None:
     env = dict(os.environ)
-    async with open_session(env, services=all_services(env), always_host=True) as session:
+    async with open_session(env, services=lambda: all_services(env), always_host=True) as session:
         write_runtime_record(session.home, session.url)
         typer.echo(
             f"sextant is up: NATS at {session.url}, state in {session.home}. Ctrl-C stops it.", err=True
@@ -102,7 +102,7 @@ def publish_repo_updated(
 
 async def _publish(event: msgspec.Struct) -> bool:
     env = dict(os.environ)
-    async with open_session(env, services=all_services(env)) as session:
+    async with open_session(env, services=lambda: all_services(env)) as session:
         return await session.bus.publish(event)  # type: ignore[arg-type]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,7 +63,7 @@ class Session:
 async def open_session(
     env: Mapping[str, str],
     *,
-    services: Sequence[ServiceSpec] = (),
+    services: Callable[[], Sequence[ServiceSpec]] | None = None,
     always_host: bool = False,
 ) -> AsyncIterator[Session]:
     """Connect to the bus the way every CLI command does.
@@ -73,8 +73,8 @@ async def open_session(
 
     Args:
         env: The environment.
-        services: Routers to host when this process starts the embedded runtime (empty
-            for commands that only read or publish).
+        services: Builds the services to host when this process starts the embedded runtime
+            (called only then; None for commands that only read or publish).
         always_host: Host the services even on an external bus (``sextant up``), and never defer
             to another ``sextant up``.
 
@@ -91,10 +91,10 @@ async def open_session(
         server = EmbeddedNats(home / "nats")
         url = server.start()
     bus = Bus(build_broker(url))
-    hosts = bool(services) and (server is not None or always_host)
+    hosts = services is not None and (server is not None or always_host)
     try:
-        if hosts:
-            await start_routers(bus, services)
+        if services is not None and hosts:
+            await start_routers(bus, services())
         else:
             await bus.connect()
         yield Session(bus=bus, url=url, hosts_services=hosts, home=home)

@@ -10,6 +10,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import TypeVar
 
+import msgspec
 from faststream.nats import NatsBroker, NatsMessage, NatsRouter
 from faststream.nats.opentelemetry import NatsTelemetryMiddleware
 from nats.aio.msg import Msg
@@ -287,3 +288,38 @@ def durable_consumer_config(delivery: DeliveryPolicy) -> ConsumerConfig:
     # No server-side backoff list: it would replace ack_wait for the first delivery too, and long
     # handlers keep their delivery alive with in-progress heartbeats instead. Failures nak with a delay.
     return ConsumerConfig(max_deliver=delivery.max_deliver, ack_wait=delivery.ack_wait_seconds)
+
+
+PROGRESS_PREFIX = "sextant-progress"
+"""Core NATS (not JetStream) subjects for live progress: ephemeral, never part of the record."""
+
+
+class Progress(msgspec.Struct, frozen=True, kw_only=True):
+    """A live progress report of one stage of one run."""
+
+    run_id: str
+    stage: str
+    done: int
+    total: int
+    unit: str = "files"
+    detail: str = ""
+
+
+async def report_progress(bus: Bus, progress: Progress) -> None:
+    """Publish a progress report (best effort: a lost report changes nothing)."""
+    with contextlib.suppress(Exception):
+        await bus.broker.connection.publish(
+            f"{PROGRESS_PREFIX}.{progress.run_id}", msgspec.json.encode(progress)
+        )
+
+
+async def watch_progress(bus: Bus, run_id: str) -> AsyncIterator[Progress]:
+    """Progress reports of one run, as they come."""
+    subscription = await bus.broker.connection.subscribe(f"{PROGRESS_PREFIX}.{run_id}")
+    try:
+        async for raw in subscription.messages:
+            with contextlib.suppress(msgspec.DecodeError):
+                yield msgspec.json.decode(raw.data, type=Progress)
+    finally:
+        with contextlib.suppress(Exception):
+            await subscription.unsubscribe()

@@ -1,0 +1,121 @@
+"""Commands that run the pipeline through the bus: index, analyze, show."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+from typing import Annotated, TypeVar
+
+import typer
+from nats.js.errors import NotFoundError
+
+from sextant.cli.publishing import build_repo_updated, normalize_repo_location
+from sextant.cli.run_watch import RunFailedError, await_result
+from sextant.cli.runtime import open_session
+from sextant.cli.services import all_services
+from sextant.contracts import (
+    STREAM_NAME,
+    AnalysisCompleted,
+    ChunksIndexed,
+    Event,
+    RepoRef,
+    encode_event,
+    new_run_id,
+    subject_pattern,
+)
+
+ResultT = TypeVar("ResultT", bound=Event)
+
+RepoArgument = Annotated[str, typer.Argument(help="Repository URL or local path.")]
+BranchOption = Annotated[str | None, typer.Option(help="Branch (default: the repository's default).")]
+ProviderOption = Annotated[str, typer.Option(help="github, gitlab, bitbucket or generic.")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print the result event as JSON.")]
+
+
+def register(app: typer.Typer) -> None:
+    """Add the pipeline commands to the app."""
+    app.command()(index)
+    app.command()(analyze)
+    app.command()(show)
+
+
+async def _run_until(request: Event, result_type: type[ResultT], *, quiet: bool) -> ResultT:
+    env = dict(os.environ)
+    async with open_session(env, services=lambda: all_services(env)) as session:
+        where = "the embedded runtime" if session.hosts_services else session.url
+        if not quiet:
+            typer.echo(f"sextant: run {request.run_id} for {request.repo.repo_key} on {where}", err=True)
+        return await await_result(session.bus, request, result_type, show_progress=not quiet)
+
+
+def run_to(request: Event, result_type: type[ResultT], *, quiet: bool = False) -> ResultT:
+    """Publish ``request`` and wait for its result; a failed run exits with status 1 and its reason."""
+    try:
+        return asyncio.run(_run_until(request, result_type, quiet=quiet))
+    except RunFailedError as failure:
+        typer.echo(f"sextant: the run failed: {failure}", err=True)
+        raise typer.Exit(1) from None
+
+
+def index(
+    repo: RepoArgument,
+    *,
+    branch: BranchOption = None,
+    provider: ProviderOption = "generic",
+    force: Annotated[bool, typer.Option(help="Re-index every file, changed or not.")] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Index a repository (recency scan, then incremental indexing) and print what changed."""
+    request = build_repo_updated(repo, provider=provider, branch=branch, force=force, run_id=new_run_id())
+    result = run_to(request, ChunksIndexed, quiet=as_json)
+    if as_json:
+        typer.echo(encode_event(result).decode())
+        return
+    typer.echo(f"indexed {result.repo.repo_key} at {result.head_sha or '?'} into {result.collection}")
+    for failed in result.failed_files:
+        typer.echo(f"  skipped {failed.path}: {failed.reason}")
+
+
+def analyze(
+    repo: RepoArgument,
+    *,
+    branch: BranchOption = None,
+    provider: ProviderOption = "generic",
+    out: Annotated[Path | None, typer.Option(help="Also write the Markdown analysis to this file.")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Scan, index, select and analyse a repository; print the seven-section analysis."""
+    request = build_repo_updated(repo, provider=provider, branch=branch, run_id=new_run_id())
+    result = run_to(request, AnalysisCompleted, quiet=as_json)
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(result.markdown)
+        typer.echo(f"sextant: wrote {out}", err=True)
+    typer.echo(encode_event(result).decode() if as_json else result.markdown)
+
+
+def show(
+    repo: RepoArgument,
+    *,
+    provider: ProviderOption = "generic",
+    as_json: JsonOption = False,
+) -> None:
+    """Print the current analysis of a repository from the stream, without recomputing it."""
+    key = RepoRef.for_url(normalize_repo_location(repo), provider=provider).repo_key
+    analysis = asyncio.run(_last_analysis(key))
+    if analysis is None:
+        typer.echo(f"sextant: no analysis of {key} in the stream yet; run `sextant analyze {repo}`", err=True)
+        raise typer.Exit(1)
+    typer.echo(encode_event(analysis).decode() if as_json else analysis.markdown)
+
+
+async def _last_analysis(repo_key: str) -> AnalysisCompleted | None:
+    async with open_session(dict(os.environ)) as session:
+        try:
+            raw = await session.bus.js.get_last_msg(STREAM_NAME, subject_pattern(AnalysisCompleted, repo_key))
+        except NotFoundError:
+            return None
+        headers = dict(raw.headers or {})
+        event = await session.bus.decode(raw.data or b"", headers)
+        return event if isinstance(event, AnalysisCompleted) else None
