@@ -29,6 +29,18 @@ def print_stage(event: AnyEvent) -> None:
     print(f"  {event_name(type(event)):<19} {summarize(event)}", file=sys.stderr)  # noqa: T201
 
 
+class _ProgressLine:
+    """Whether a progress bar is on screen (it must be cleared before a stage line)."""
+
+    drawn = False
+
+
+def _clear_progress() -> None:
+    if _ProgressLine.drawn:
+        print("\r\033[K", end="", file=sys.stderr)  # noqa: T201
+        _ProgressLine.drawn = False
+
+
 def _print_progress(progress: Progress) -> None:
     width = 30
     filled = int(width * progress.done / progress.total) if progress.total else width
@@ -36,6 +48,7 @@ def _print_progress(progress: Progress) -> None:
     detail = f" {progress.detail}" if progress.detail else ""
     line = f"\r  {progress.stage:<19} [{bar}] {progress.done}/{progress.total} {progress.unit}{detail}"
     print(line[:160], end="", file=sys.stderr, flush=True)  # noqa: T201
+    _ProgressLine.drawn = True
 
 
 async def _show_progress(bus: Bus, run_id: str) -> None:
@@ -75,8 +88,7 @@ async def await_result(
         async for _, event, _ in bus.read(subject, follow=True, after_sequence=after):
             if event is None or event.run_id != request.run_id:
                 continue
-            if show_progress:
-                print("\r\033[K", end="", file=sys.stderr)  # noqa: T201 — clear the progress line
+            _clear_progress()
             on_event(event)
             if isinstance(event, StageFailed | EventParked):
                 raise RunFailedError(event)

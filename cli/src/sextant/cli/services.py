@@ -1,17 +1,28 @@
-"""The five services' routers, composed for the embedded runtime (one process, shared adapters)."""
+"""The five services, composed for the embedded runtime (one process, adapters built once and shared)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
 from sextant.bus import ServiceSpec
+from sextant.chunkstore.model_store import store_for_model
+from sextant.embedding import embedder_from_env
+from sextant.indexer import app as indexer
 from sextant.recency_scanner import app as recency_scanner
+from sextant.selector import app as selector
 
 
 def all_services(env: Mapping[str, str]) -> list[ServiceSpec]:
-    """Routers of every service, reading their settings from ``env``.
+    """Every service's router spec, reading settings from ``env``.
 
-    In one process the services still are five independent durable consumers; heavy adapters
-    (the chunk store and the embedding model) are built once and shared.
+    In one process the services still are five independent durable consumers; the heavy adapters
+    (the embedded chunk store takes an exclusive lock on its folder, and the embedding model) are
+    built once and shared.
     """
-    return [ServiceSpec(recency_scanner.SERVICE_NAME, recency_scanner.router_factory(env))]
+    embedder = embedder_from_env(env)
+    store = store_for_model(env, embedder)
+    return [
+        ServiceSpec(recency_scanner.SERVICE_NAME, recency_scanner.router_factory(env)),
+        ServiceSpec(indexer.SERVICE_NAME, indexer.router_factory(env, store=store, embedder=embedder)),
+        ServiceSpec(selector.SERVICE_NAME, selector.router_factory(env, store=store)),
+    ]

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Literal
+from typing import Literal, cast
 
 from sextant.config import provider_token
 from sextant.contracts import FileRecencyComputed, RecencyStatus, RepoUpdated, event_id_for, utc_now_iso
-from sextant.gitsource import RepoSource, incremental_recency, scan_recency
+from sextant.gitsource.access import Provider, RepoSource
+from sextant.gitsource.recency import incremental_recency, scan_recency
 from sextant.recency_scanner.config import RecencySettings
 
 logger = logging.getLogger(__name__)
@@ -55,13 +56,13 @@ async def on_repo_updated(event: RepoUpdated, settings: RecencySettings) -> list
     if event.changed_paths is not None:
         dates = incremental_recency(event.changed_paths, event.head_commit_date)
         return [_recency_event(event, "computed", mode="incremental", dates=dates)]
-    source = RepoSource(
-        url=event.repo.url,
-        branch=event.repo.branch,
-        token=provider_token(settings.env, event.repo.provider),
-        provider=event.repo.provider,
-    )
     try:
+        source = RepoSource(
+            url=event.repo.url,
+            branch=event.repo.branch,
+            token=provider_token(settings.env, event.repo.provider),
+            provider=cast(Provider, event.repo.provider),  # validated by RepoSource itself
+        )
         scan = await asyncio.to_thread(
             scan_recency, source, window=settings.window, timeout=settings.timeout_seconds
         )
