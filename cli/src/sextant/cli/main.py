@@ -7,7 +7,7 @@ import os
 
 import typer
 
-from sextant.cli import bus_commands, pipeline_commands
+from sextant.cli import bus_commands, direct_commands, pipeline_commands
 
 app = typer.Typer(
     name="sextant",
@@ -33,3 +33,4 @@ def main(verbose: bool = typer.Option(False, "--verbose", "-v", help="Log what t
 
 bus_commands.register(app)
 pipeline_commands.register(app)
+direct_commands.register(app)
