@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import re
-from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -61,7 +60,7 @@ class _Found:
 
 
 class _File:
-    """One parsed file: its bytes, lines and the row → byte offset table."""
+    """One parsed file: its path, language rules, bytes and lines."""
 
     def __init__(self, path: str, language: str, rules: SyntaxRules, src: bytes, lines: list[str]) -> None:
         self.path = path
@@ -69,16 +68,13 @@ class _File:
         self.rules = rules
         self.src = src
         self.lines = lines
-        self.line_starts = [0, *(match.end() for match in re.finditer(b"\n", src))]
 
     def text(self, node: Node) -> str:
         return self.src[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
 
-    def row_of(self, byte: int) -> int:
-        return bisect_right(self.line_starts, byte) - 1
-
     def starts_its_line(self, node: Node) -> bool:
-        line_start = self.line_starts[node.start_point.row]
+        # Tree-sitter columns count bytes, so this is where the node's line starts.
+        line_start = node.start_byte - node.start_point.column
         return not self.src[line_start : node.start_byte].strip()
 
 
@@ -265,29 +261,57 @@ def _single_declaration(node: Node, rules: SyntaxRules) -> Node | None:
     return candidates[0] if len(candidates) == 1 else None
 
 
-def _walk(file: _File, root: Node, package: str | None) -> list[_Found]:
-    found: list[_Found] = []
+@functools.cache
+def _symbol_query(grammar_key: str) -> Query:
+    language = grammar(grammar_key)
+    # Only node kinds this grammar version knows: a query naming an unknown kind does not compile.
+    kinds = sorted(kind for kind in RULES[grammar_key].symbols if language.id_for_node_kind(kind, True))
+    return Query(language, "[" + " ".join(f"({kind})" for kind in kinds) + "] @symbol")
+
+
+def _outer(node: Node, rules: SyntaxRules) -> Node:
+    """The widest wrapper (export, decorators, template, declaration) that holds only this symbol."""
+    outer = node
+    while (holder := outer.parent) is not None and holder.type in rules.wrappers:
+        if _single_declaration(holder, rules) != outer:
+            break
+        outer = holder
+    return outer
+
+
+def _walk(file: _File, root: Node, grammar_key: str, package: str | None) -> list[_Found]:
+    """Find symbols: the query finds candidate nodes in C; climbing parents finds each one's container.
+
+    A candidate inside a function (a local function, a closure) stays part of that function.
+    """
     rules = file.rules
-    # An explicit stack: generated code can nest expressions far deeper than Python's recursion limit.
-    stack: list[tuple[Node, _Scope, Node | None]] = [(root, _Scope(-1, None, None, package), None)]
-    while stack:
-        node, scope, outer = stack.pop()
-        if node.type in rules.comments:
+    candidates = QueryCursor(_symbol_query(grammar_key)).captures(root).get("symbol", [])
+    candidates.sort(key=lambda node: (node.start_byte, -node.end_byte))
+    found: list[_Found] = []
+    # Containers by node identity (kind and byte range) → their index and the scope of their members.
+    member_scopes: dict[tuple[str, int, int], _Scope] = {}
+    file_scope = _Scope(-1, None, None, package)
+    for node in candidates:
+        if not _qualifies(node, rules):
             continue
-        if node.type in rules.wrappers:
-            inner = _single_declaration(node, rules)
-            if inner is not None:
-                stack.append((inner, scope, outer or node))
-                continue
-        if _qualifies(node, rules):
-            index = len(found)
-            item = _found(file, node, outer or node, scope, index)
-            found.append(item)
-            if item.is_container:
-                member_scope = _member_scope(file, item, scope, index)
-                stack.extend((child, member_scope, None) for child in reversed(node.named_children))
+        outer = _outer(node, rules)
+        scope: _Scope | None = file_scope
+        ancestor = outer.parent
+        while ancestor is not None:
+            if _qualifies(ancestor, rules):
+                key = (ancestor.type, ancestor.start_byte, ancestor.end_byte)
+                scope = member_scopes.get(key)  # None: inside a function, or in a skipped symbol
+                break
+            ancestor = ancestor.parent
+        if scope is None:
             continue
-        stack.extend((child, scope, None) for child in reversed(node.named_children))
+        index = len(found)
+        item = _found(file, node, outer, scope, index)
+        found.append(item)
+        if item.is_container:
+            member_scopes[(node.type, node.start_byte, node.end_byte)] = _member_scope(
+                file, item, scope, index
+            )
     return found
 
 
@@ -331,13 +355,14 @@ def _annotations(file: _File, item: _Found) -> tuple[str, ...]:
 
 
 def _signature(file: _File, item: _Found) -> str:
-    start = file.line_starts[item.span.header_first_row]
+    header_node = item.outer if item.node.type in _VALUE_FUNCTION_NODES else item.node
+    start = header_node.start_byte - header_node.start_point.column
     header_end = _header_end(file, item.node, _body(item.node))
     if header_end is not None and header_end.end_byte > start:
         end = header_end.end_byte
     else:
-        next_row = item.span.header_first_row + 1
-        end = file.line_starts[next_row] if next_row < len(file.line_starts) else len(file.src)
+        line_end = file.src.find(b"\n", start)
+        end = line_end if line_end >= 0 else len(file.src)
     text = file.src[start:end].decode("utf-8", errors="replace")
     lines = [line.strip() for line in text.strip().split("\n")]
     return "\n".join(lines).removesuffix("{").rstrip()[:MAX_SIGNATURE_CHARS]
@@ -447,7 +472,7 @@ def code_symbol_drafts(
         return None
     file = _File(path, language, RULES[grammar_key], src, lines)
     package = _file_package(file, root)
-    found = _walk(file, root, package)
+    found = _walk(file, root, grammar_key, package)
     members_of: dict[int, list[MemberSpan]] = {}
     for item in found:
         members_of.setdefault(item.scope_container, []).append(item.span)

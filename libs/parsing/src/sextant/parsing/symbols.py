@@ -28,6 +28,8 @@ def looks_minified(lines: list[str]) -> bool:
     Returns:
         True when lines over MINIFIED_LINE_CHARS hold more than half of the characters.
     """
+    if max(map(len, lines), default=0) <= MINIFIED_LINE_CHARS:
+        return False
     long_chars = sum(len(line) for line in lines if len(line) > MINIFIED_LINE_CHARS)
     return long_chars * 2 > sum(len(line) + 1 for line in lines)
 
@@ -42,9 +44,10 @@ def symbol_drafts(path: str, text: str) -> list[SymbolDraft]:
     Returns:
         Drafts in file order; empty for an empty or blank file.
     """
-    lines = split_lines(normalize_newlines(text))
-    if not any(line.strip() for line in lines):
+    text = normalize_newlines(text)
+    if not text.strip():
         return []
+    lines = split_lines(text)
     language = language_for_path(path) or "text"
     if language in HEADING_FINDERS:
         sections = doc_section_drafts(path, lines, language)
