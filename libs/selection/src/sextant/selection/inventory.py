@@ -91,28 +91,35 @@ class Inventory:
         Args:
             payloads: Chunk payloads in any order.
         """
-        # One flat loop: this runs once per chunk (100k and more), so locals beat attribute lookups.
-        files = self.files
-        for payload in payloads:
-            self.chunks_seen += 1
-            entry = files.get(payload.path)
-            if entry is None:
-                entry = self._new_file(payload.path)
-            entry.chunk_count += 1
-            if entry.chunk_count <= MAX_CHUNKS_PER_FILE:
-                self._capped_pool += 1
-                if self._capped_pool == self._limit:
-                    self._shrink_to_cap()
-            modified = payload.last_modified_at
-            if modified.__class__ is str and modified != entry.newest_date:
-                self._note_date(entry, modified)
-            kept = entry.kept
-            if len(kept) < self._keep:
-                insort(kept, chunk_key(payload))
-            # Most chunks lose on the start line alone: build the full key only for the rest.
-            elif payload.start_line <= kept[-1][0] and (key := chunk_key(payload)) < kept[-1]:
-                insort(kept, key)
-                kept.pop()
+        # One flat loop over locals: it runs once per chunk (100k and more), where attribute lookups
+        # on self would cost as much as the work itself. State is written back even on an error.
+        files, limit, keep = self.files, self._limit, self._keep
+        seen, capped_pool = self.chunks_seen, self._capped_pool
+        try:
+            for payload in payloads:
+                seen += 1
+                path = payload.path
+                entry = files.get(path)
+                if entry is None:
+                    entry = self._new_file(path)
+                count = entry.chunk_count = entry.chunk_count + 1
+                if count <= MAX_CHUNKS_PER_FILE:
+                    capped_pool += 1
+                    if capped_pool == limit:
+                        keep = MAX_CHUNKS_PER_FILE
+                        self._shrink_to_cap()
+                modified = payload.last_modified_at
+                if modified.__class__ is str and modified != entry.newest_date:
+                    self._note_date(entry, modified)
+                kept = entry.kept
+                if len(kept) < keep:
+                    insort(kept, chunk_key(payload))
+                # Most chunks lose on the start line alone: build the full key only for the rest.
+                elif payload.start_line <= kept[-1][0] and (key := chunk_key(payload)) < kept[-1]:
+                    insort(kept, key)
+                    kept.pop()
+        finally:
+            self.chunks_seen, self._capped_pool, self._keep = seen, capped_pool, keep
 
     def _new_file(self, path: str) -> FileChunks:
         entry = FileChunks(path=path, kind=chunk_kind(path), seed_rank=seed_rank(path))
@@ -132,6 +139,5 @@ class Inventory:
 
     def _shrink_to_cap(self) -> None:
         # From now on the capped pool can fill the limit, so chunks past the cap are never picked.
-        self._keep = MAX_CHUNKS_PER_FILE
         for entry in self.files.values():
             del entry.kept[MAX_CHUNKS_PER_FILE:]
