@@ -91,7 +91,7 @@ def test_absent_symbols_contradict_unless_generic_or_foreign(facts: CodeFacts) -
         found["authenticate_user()"].evidence
         == "no file or symbol named authenticate_user in the indexed code"
     )
-    assert "np is not a module or symbol" in found["np.array"].evidence
+    assert "np is not a package or symbol" in found["np.array"].evidence
 
 
 def test_env_vars_are_verified_by_presence_in_code_text(facts: CodeFacts) -> None:
@@ -124,7 +124,7 @@ def test_commands_and_flags(facts: CodeFacts) -> None:
         "--watch": "unverifiable",
     }
     assert found["acme index"].evidence == (
-        "program acme appears in pyproject.toml:2; subcommand index in src/app/cli.py:7"
+        "program acme declared in pyproject.toml:2; subcommand index in src/app/cli.py:7"
     )
     assert found["--window-size"].evidence.startswith("parameter window_size in src/app/cli.py:4")
     assert found["acme deploy"].evidence.endswith("but no subcommand deploy appears in the indexed code")

@@ -173,9 +173,9 @@ def _resolve_symbol(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR0
         return Resolution("verified", f"named in {_where(site)} (no definition indexed)", site.path)
     if "." in name:
         root = name.split(".", 1)[0]
-        if root not in facts.modules and root not in facts.symbols:
+        if root not in facts.packages and root not in facts.symbols:
             return Resolution(
-                "unverifiable", f"{root} is not a module or symbol of the indexed code (another library?)"
+                "unverifiable", f"{root} is not a package or symbol of the indexed code (another library?)"
             )
     if claim.explicit:
         return Resolution("contradicted", f"no file or symbol named {name} in the indexed code")
@@ -203,6 +203,11 @@ def _program(command: str, facts: CodeFacts) -> tuple[str, str | None] | None:
         if path in facts.files:
             return f"script {path} exists", path
         return None
+    if (declared := facts.programs.get(command)) is not None:
+        return f"program {command} declared in {_where(declared)}", declared.path
+    if facts.programs:
+        return None  # the code declares its programs, and this is not one of them
+    # No declarations found (an unusual CLI framework): the name appearing in code is all we have.
     site = facts.identifiers.get(command)
     return (f"program {command} appears in {_where(site)}", site.path) if site else None
 

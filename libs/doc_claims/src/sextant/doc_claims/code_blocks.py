@@ -60,21 +60,25 @@ def block_mentions(language: str, lines: list[tuple[int, str]]) -> list[Mention]
         lines: (offset in the doc, text) for each line of the block's body.
 
     Returns:
-        Shell command lines, `KEY=value` lines of env files, and Python import lines; other
-        languages' blocks (YAML, JSON, code samples) are examples and yield nothing.
+        Shell command lines, `KEY=value` lines of env files, Python import lines, and for any
+        other block (YAML, JSON, code samples) one "example" mention: names in it are the doc's
+        own example names, so the doc's prose naming them is not firm evidence about the code.
     """
     lang = language.strip().lower().lstrip("{.").split(",")[0].split()[0] if language.strip() else ""
     if lang in ENV_LANGUAGES:
         return [_whole(offset, text, "env_file") for offset, text in lines if _ENV_LINE.match(text)]
+    if lang in SHELL_LANGUAGES or lang in PROMPT_ONLY_LANGUAGES:
+        commands = _shell_lines(lines, prompts_required=lang in PROMPT_ONLY_LANGUAGES)
+        if commands or lang in SHELL_LANGUAGES:
+            return commands
+    mentions = [_example(lines)] if lines else []
     if lang in PYTHON_LANGUAGES:
-        return [
+        mentions += [
             _whole(offset, text, "python_import")
             for offset, text in lines
             if _FROM_IMPORT.match(text) or _IMPORT.match(text)
         ]
-    if lang in SHELL_LANGUAGES or lang in PROMPT_ONLY_LANGUAGES:
-        return _shell_lines(lines, prompts_required=lang in PROMPT_ONLY_LANGUAGES)
-    return []
+    return mentions
 
 
 def python_imports(text: str) -> list[str]:
@@ -84,8 +88,53 @@ def python_imports(text: str) -> list[str]:
         names = [name.strip() for name in match.group(2).replace("\n", " ").split(",")]
         return [f"{module}.{name.split()[0]}" for name in names if name and name.split()[0] != "*"]
     if (match := _IMPORT.match(text)) is not None:
-        return [name.strip() for name in match.group(1).split(",")]
+        # `import uuid` names a module that may be anyone's; only dotted imports name members.
+        return [name.strip() for name in match.group(1).split(",") if "." in name]
     return []
+
+
+_DEFINITION = re.compile(
+    r"\b(?:def|class|function|func|fn|struct|interface|type|enum|trait)\s+([A-Za-z_]\w*)"
+    r"|^[ \t]*(?:const|let|var|val)?[ \t]*"
+    r"([A-Za-z_]\w*(?:[ \t]*,[ \t]*[A-Za-z_]\w*)*)[ \t]*(?::[^=\n]+)?=(?!=)",
+    re.M,
+)
+_IMPORTED = re.compile(r"^[ \t]*(?:>>>[ \t]+)?(?:from[ \t]+\S+[ \t]+)?import[ \t]+([^\n]+)", re.M)
+_PARAMETERS = re.compile(r"\b(?:def|function|func|fn)\s+\w+\s*\(([^)]*)\)")
+
+
+def defined_names(code: str) -> set[str]:
+    """Names a code sample defines: functions, classes, parameters, assignment targets, imports.
+
+    Args:
+        code: The sample's text.
+
+    Returns:
+        The defined names (names it only uses are not included: a sample calling a function the
+        repository removed is exactly the drift worth reporting).
+    """
+    names: set[str] = set()
+    for match in _DEFINITION.finditer(code):
+        if match.group(1):
+            names.add(match.group(1))
+        else:
+            names.update(part.strip() for part in match.group(2).split(","))
+    for match in _IMPORTED.finditer(code):
+        for part in match.group(1).replace("(", " ").replace(")", " ").split(","):
+            words = part.split()
+            if words:
+                names.add(words[-1])  # `x as y` defines y; `x` defines x
+    for match in _PARAMETERS.finditer(code):
+        for parameter in match.group(1).split(","):
+            if (name := re.match(r"\s*\**([A-Za-z_]\w*)", parameter)) is not None:
+                names.add(name.group(1))
+    return names
+
+
+def _example(lines: list[tuple[int, str]]) -> Mention:
+    """A code sample: the names it defines or uses are the doc's own example names."""
+    body = "\n".join(text for _, text in lines)
+    return Mention(lines[0][0], lines[-1][0] + len(lines[-1][1]), body, "example")
 
 
 def _whole(offset: int, text: str, form: MentionForm) -> Mention:

@@ -13,6 +13,7 @@ from pathlib import PurePosixPath
 import msgspec
 
 from sextant.chunkstore.payload import ChunkPayload
+from sextant.doc_claims.program_names import declared_programs
 from sextant.doc_rules.kinds import chunk_kind
 from sextant.doc_rules.staleness import parse_iso_date
 
@@ -21,6 +22,9 @@ _NOT_SYMBOLS = frozenset({"window", "section", "file", "module", "document"})
 # Identifiers, compound keys (a.b, dry-run) and flags (--force) as they appear in code text.
 _TOKEN = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*|[A-Za-z_]\w*(?:[.-][A-Za-z_]\w*)*")
 _COMPOUND_PARTS = re.compile(r"[.-]")
+_SAMPLE_FOLDERS = frozenset(
+    {"docs", "doc", "examples", "example", "samples", "sample", "tests", "test", "bench", "benchmarks"}
+)
 
 
 @dataclass(frozen=True, order=True)
@@ -60,6 +64,12 @@ class CodeFacts:
     """`Parent.member`, `package.name` and `package.Parent.member` → definitions."""
     modules: Mapping[str, str]
     """Dotted module names (every dotted suffix of a code file or folder path) → first path."""
+    packages: frozenset[str]
+    """Dotted names of folders that hold code (`app`, `svcs`, `app.auth`): a dotted doc name whose
+    first segment is one of these points into this repository."""
+    programs: Mapping[str, Site]
+    """Command-line programs the code declares (script tables, package.json bin, argparse prog=,
+    cmd/<name>/main.go, ...) → where."""
     identifiers: Mapping[str, Site]
     """Tokens of code text (identifiers, env vars, keys, flags) → first place they appear."""
     last_modified: Mapping[str, str | None]
@@ -93,6 +103,7 @@ class CodeFactsCollector:
         self._qualified: dict[str, dict[tuple[str, str], SymbolSite]] = defaultdict(dict)
         self._packages: dict[str, str] = {}
         self._identifiers: dict[str, Site] = {}
+        self._programs: dict[str, Site] = {}
         self._dates: dict[str, str | None] = {}
 
     def add(self, payload: ChunkPayload) -> None:
@@ -107,6 +118,10 @@ class CodeFactsCollector:
         self._code_files.add(path)
         self._add_symbol(payload)
         self._add_identifiers(path, payload.start_line, payload.text)
+        for program, line in declared_programs(path, payload.text, payload.start_line):
+            site = Site(path, line)
+            if program not in self._programs or site < self._programs[program]:
+                self._programs[program] = site
 
     def _add_symbol(self, payload: ChunkPayload) -> None:
         name = payload.symbol
@@ -154,6 +169,8 @@ class CodeFactsCollector:
             symbols={name: tuple(sorted(sites.values())) for name, sites in self._symbols.items()},
             qualified_symbols={name: tuple(sorted(s.values())) for name, s in self._qualified.items()},
             modules=self._modules(),
+            packages=self._packages_names(),
+            programs=dict(self._programs),
             identifiers=dict(self._identifiers),
             last_modified=dict(self._dates),
             directory_last_modified=self._directory_dates(),
@@ -175,6 +192,17 @@ class CodeFactsCollector:
         for package, path in self._packages.items():
             modules.setdefault(package, path)
         return modules
+
+    def _packages_names(self) -> frozenset[str]:
+        """Every dotted suffix of a folder holding code, plus the roots of parser-given packages."""
+        names = {package.split(".", 1)[0] for package in self._packages}
+        for folder in {str(p) for f in self._code_files for p in PurePosixPath(f).parents} - {"."}:
+            segments = folder.split("/")
+            if any(segment.lower() in _SAMPLE_FOLDERS for segment in segments):
+                continue  # docs/examples/flask is sample code, not a package docs can name
+            if all(re.fullmatch(r"[A-Za-z_][\w-]*", s) for s in segments):
+                names.update(".".join(segments[start:]) for start in range(len(segments)))
+        return frozenset(names)
 
     def _directory_dates(self) -> dict[str, str]:
         newest: dict[str, tuple[datetime, str]] = {}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import re
 from collections.abc import Callable
 from pathlib import PurePosixPath
@@ -11,7 +12,7 @@ from urllib.parse import unquote
 from sextant.doc_claims import name_shapes as shapes
 from sextant.doc_claims.asciidoc_syntax import asciidoc_mentions
 from sextant.doc_claims.claim import Claim
-from sextant.doc_claims.code_blocks import python_imports
+from sextant.doc_claims.code_blocks import defined_names, python_imports
 from sextant.doc_claims.inline_reference import inline_claims
 from sextant.doc_claims.markdown_syntax import markdown_mentions
 from sextant.doc_claims.mentions import Mention
@@ -87,11 +88,24 @@ def extract_claims(doc_path: str, text: str, *, first_line: int = 1) -> list[Cla
     """
     scanner = _SCANNERS.get(PurePosixPath(doc_path).suffix.lower(), markdown_mentions)
     line_starts = [0] + [match.end() for match in re.finditer("\n", text)]
+    mentions = scanner(text)
+    example_names = {name for m in mentions if m.form == "example" for name in defined_names(m.text)}
     claims: list[Claim] = []
     seen: set[tuple[int, str, str, str | None]] = set()
-    for mention in scanner(text):
+    for mention in mentions:
         line = first_line + bisect.bisect_right(line_starts, mention.offset) - 1
-        for draft in _drafts(mention, text):
+        for found in _drafts(mention, text):
+            if found.kind == "path" and shapes.is_generated_path(found.target):
+                continue
+            draft = found
+            if (
+                mention.form != "python_import"
+                and found.kind in {"symbol", "config_key"}
+                and found.target.rsplit(".", 1)[-1] in example_names
+            ):
+                # The doc's own code sample defines the name: prose about it describes the sample,
+                # so an absent name is unverifiable rather than a contradiction.
+                draft = dataclasses.replace(found, explicit=False)
             key = (line, draft.kind, draft.target, draft.command)
             if draft.target and key not in seen:
                 seen.add(key)
@@ -109,7 +123,7 @@ def extract_claims(doc_path: str, text: str, *, first_line: int = 1) -> list[Cla
     return claims
 
 
-def _drafts(mention: Mention, text: str) -> list[Draft]:
+def _drafts(mention: Mention, text: str) -> list[Draft]:  # noqa: PLR0911 - one branch per form
     if mention.form == "inline":
         return inline_claims(mention.text, clause_before(text, mention.offset - 1), text[mention.end :][:40])
     if mention.form == "shell":
@@ -118,7 +132,13 @@ def _drafts(mention: Mention, text: str) -> list[Draft]:
         name = mention.text.split("=", 1)[0].replace("export", "").strip()
         return [Draft("env", name, name)]
     if mention.form == "python_import":
-        return [Draft("symbol", name, name) for name in python_imports(mention.text)]
+        return [
+            Draft("symbol", name, name)
+            for name in python_imports(mention.text)
+            if not shapes.is_placeholder(name)
+        ]
+    if mention.form == "example":
+        return []
     if mention.form == "link":
         return _link(mention.text)
     return _role(mention.role, mention.text)
@@ -152,5 +172,7 @@ def _role(role: str, raw: str) -> list[Draft]:  # noqa: PLR0911 - one branch per
         return [Draft("cli", raw.strip(), target, command=target.split()[0])]
     if name in _SYMBOL_ROLES or role.startswith(("py:", "js:", "c:", "cpp:")):
         symbol = target.split("(", 1)[0].strip().lstrip(".").replace("::", ".")
-        return [Draft("symbol", raw.strip(), symbol)] if symbol else []
+        # A single-word module (`atexit`) is as often the standard library's as ours.
+        explicit = not (name in {"mod", "module", "automodule"} and "." not in symbol)
+        return [Draft("symbol", raw.strip(), symbol, explicit=explicit)] if symbol else []
     return []

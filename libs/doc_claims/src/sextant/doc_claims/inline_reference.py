@@ -10,9 +10,14 @@ from sextant.doc_claims.name_shapes import Draft
 from sextant.doc_claims.prose_context import is_example, noun_near, tells_to_create
 from sextant.doc_claims.shell_commands import command_claims
 
-_CALL = re.compile(r"^@?([A-Za-z_][\w.]*)\s*\(.*\)$", re.S)
+_CALL = re.compile(r"^@?([A-Za-z_][\w.]*)\(([^()]*)\)$")
 _ASSIGNMENT = re.compile(r"^([A-Za-z_][\w.-]*)\s*(?:=|:)\s*\S.*$")
 _HTTP_LINE = re.compile(r"^(?:[A-Z]+\s+/\S*|\d{3}(?:\s+[A-Za-z][A-Za-z ]*)?)$")
+_RUN_VERB = re.compile(
+    r"\b(?:run|runs|running|rerun|execute|executes|invoke|type|enter|try|use|using|launch|start|"
+    r"commands?|cli|terminal|shell)\b",
+    re.I,
+)
 _STATEMENT_WORDS = frozenset(
     [
         "def",
@@ -66,21 +71,26 @@ def inline_claims(literal: str, clause: str, after: str) -> list[Draft]:
     if text.split()[0] in HTTP_METHODS or _HTTP_LINE.match(text):
         return []
     if any(space in text for space in " \t\n"):
-        return _spaced_literal(text)
+        return _spaced_literal(text, clause)
     drafts = _single_token(text, clause, after)
     if any(d.kind == "path" for d in drafts) and tells_to_create(clause):
         return [d for d in drafts if d.kind != "path"]
     return drafts
 
 
-def _spaced_literal(text: str) -> list[Draft]:
-    """A literal with spaces: a shell command, a `key = value` setting, or code we leave alone."""
-    first = text.split(maxsplit=1)[0]
-    if first in _STATEMENT_WORDS or any(mark in text for mark in "(){};"):
+def _spaced_literal(text: str, clause: str) -> list[Draft]:
+    """A literal with spaces: a shell command, a `key = value` setting, or words we leave alone.
+
+    A command needs a sign that it is one: a flag, an env assignment, or a verb such as "run" in
+    the clause (`a monospace font` is two words, not the program `monospace`).
+    """
+    tokens = text.split()
+    if tokens[0] in _STATEMENT_WORDS or any(mark in text for mark in "(){};"):
         return []
     if (assignment := _ASSIGNMENT.match(text)) is not None and not shapes.ENV_NAME.match(assignment.group(1)):
         return _config_key(assignment.group(1))
-    return command_claims(text)
+    commandish = any(t.startswith("-") or "=" in t for t in tokens) or _RUN_VERB.search(clause)
+    return command_claims(text) if commandish else []
 
 
 def _single_token(text: str, clause: str, after: str) -> list[Draft]:  # noqa: PLR0911 - one branch per shape reads best
@@ -127,6 +137,8 @@ def _name(text: str, noun: str | None) -> list[Draft]:  # noqa: PLR0911 - one br
         return [Draft("cli", text, name)]
     if noun == "config":
         return [Draft("config_key", text, name)]
+    if noun == "module":
+        return [Draft("symbol", text, name, explicit=False)]
     if "_" in name.strip("_") or shapes.LOWER_CAMEL.match(name) or noun == "code":
         return [Draft("symbol", text, name)]
     if shapes.CAMEL.match(name):

@@ -2,233 +2,36 @@
 
 from __future__ import annotations
 
+
+def _words(text: str) -> frozenset[str]:
+    """A word list written as text, one space-separated word per entry."""
+    return frozenset(text.split())
+
+
 # Shell builtins, keywords and widely installed tools: a docs line running them says nothing about
 # this repository's own commands (their file arguments may still name repository paths).
-WELL_KNOWN_COMMANDS: frozenset[str] = frozenset(
-    [
-        ".",
-        ":",
-        "[",
-        "alias",
-        "apk",
-        "apt",
-        "apt-get",
-        "awk",
-        "az",
-        "bash",
-        "bg",
-        "brew",
-        "bun",
-        "bundle",
-        "bunx",
-        "cargo",
-        "cat",
-        "cd",
-        "chmod",
-        "chown",
-        "clang",
-        "cmake",
-        "cmd",
-        "code",
-        "composer",
-        "conda",
-        "cp",
-        "crontab",
-        "curl",
-        "cut",
-        "dart",
-        "date",
-        "deno",
-        "diff",
-        "dig",
-        "dnf",
-        "docker",
-        "docker-compose",
-        "dotnet",
-        "du",
-        "echo",
-        "env",
-        "eval",
-        "exec",
-        "exit",
-        "export",
-        "false",
-        "fg",
-        "find",
-        "fish",
-        "flake8",
-        "fly",
-        "gcc",
-        "gcloud",
-        "gem",
-        "gh",
-        "git",
-        "go",
-        "gradle",
-        "grep",
-        "gunzip",
-        "gzip",
-        "head",
-        "helm",
-        "heroku",
-        "http",
-        "hugo",
-        "id",
-        "ipython",
-        "isort",
-        "java",
-        "javac",
-        "jekyll",
-        "jq",
-        "jupyter",
-        "kill",
-        "kind",
-        "kubectl",
-        "less",
-        "ln",
-        "ls",
-        "make",
-        "man",
-        "minikube",
-        "mkdir",
-        "mkdocs",
-        "more",
-        "mv",
-        "mvn",
-        "mypy",
-        "mysql",
-        "nano",
-        "nats",
-        "nats-server",
-        "nc",
-        "netlify",
-        "nice",
-        "node",
-        "nohup",
-        "npm",
-        "npx",
-        "nvm",
-        "ollama",
-        "open",
-        "openssl",
-        "patch",
-        "pdm",
-        "php",
-        "ping",
-        "pip",
-        "pip3",
-        "pipenv",
-        "pipx",
-        "pnpm",
-        "podman",
-        "poetry",
-        "powershell",
-        "pre-commit",
-        "printf",
-        "ps",
-        "psql",
-        "pwd",
-        "pwsh",
-        "py",
-        "pyenv",
-        "pytest",
-        "python",
-        "python3",
-        "qdrant",
-        "rails",
-        "rake",
-        "read",
-        "redis-cli",
-        "rm",
-        "rmdir",
-        "rsync",
-        "ruby",
-        "ruff",
-        "rustc",
-        "rustup",
-        "scp",
-        "sed",
-        "service",
-        "set",
-        "sh",
-        "sleep",
-        "snap",
-        "sort",
-        "source",
-        "sphinx-build",
-        "sqlite3",
-        "ssh",
-        "sudo",
-        "swift",
-        "systemctl",
-        "tail",
-        "tar",
-        "tee",
-        "terraform",
-        "test",
-        "time",
-        "timeout",
-        "top",
-        "touch",
-        "tox",
-        "tr",
-        "true",
-        "type",
-        "ulimit",
-        "umask",
-        "unalias",
-        "uname",
-        "uniq",
-        "unset",
-        "unzip",
-        "uv",
-        "uvx",
-        "vercel",
-        "vi",
-        "vim",
-        "virtualenv",
-        "watch",
-        "wc",
-        "wget",
-        "which",
-        "whoami",
-        "xargs",
-        "yarn",
-        "yq",
-        "yum",
-        "zip",
-        "zsh",
-        "black",
-        "nox",
-        "hatch",
-        "twine",
-        "ansible",
-        "vagrant",
-        "wsl",
-        "sam",
-    ]
+WELL_KNOWN_COMMANDS = _words(
+    """
+    . : [ alias ansible apk apt apt-get awk az bash bg black brew bun bundle bunx cargo cat cd chmod
+    chown clang cmake cmd code composer conda cp crontab curl cut dart date deno diff dig dnf docker
+    docker-compose dotnet du echo env eval exec exit export false fg find fish flake8 fly gcc gcloud gem
+    gh git go gradle grep gunzip gzip hatch head helm heroku http hugo id ipython isort java javac
+    jekyll jq jupyter kill kind kubectl less ln ls make man minikube mkdir mkdocs more mv mvn mypy mysql
+    nano nats nats-server nc netlify nice node nohup nox npm npx nvm ollama open openssl patch pdm php
+    ping pip pip3 pipenv pipx pnpm podman poetry powershell pre-commit printf ps psql pwd pwsh py pyenv
+    pytest python python3 qdrant rails rake read redis-cli rm rmdir rsync ruby ruff rustc rustup sam scp
+    sed service set sh sleep snap sort source sphinx-build sqlite3 ssh sudo swift systemctl tail tar tee
+    terraform test time timeout top touch tox tr true twine type ulimit umask unalias uname uniq unset
+    unzip uv uvx vagrant vercel vi vim virtualenv watch wc wget which whoami wsl xargs yarn yq yum zip
+    zsh
+    """
 )
 
 # Words that start a shell line but are control flow, not programs.
-SHELL_KEYWORDS: frozenset[str] = frozenset(
-    [
-        "if",
-        "then",
-        "else",
-        "elif",
-        "fi",
-        "for",
-        "while",
-        "until",
-        "do",
-        "done",
-        "case",
-        "esac",
-        "function",
-        "return",
-        "in",
-        "select",
-    ]
+SHELL_KEYWORDS = _words(
+    """
+    case do done elif else esac fi for function if in return select then until while
+    """
 )
 
 # Prefixes that run the real program given after them (options of the runner are skipped too).
@@ -253,310 +56,92 @@ COMMAND_RUNNERS: tuple[tuple[str, ...], ...] = (
 )
 
 # Interpreters whose first argument is a script: the script is a path claim, the rest is its own.
-SCRIPT_INTERPRETERS: frozenset[str] = frozenset(
-    {"python", "python3", "py", "node", "bash", "sh", "zsh", "ruby", "perl", "deno", "bun", "source", "."}
+SCRIPT_INTERPRETERS = _words(
+    """
+    . bash bun deno node perl py python python3 ruby sh source zsh
+    """
 )
 
 # Commands whose file arguments are outputs or remote things, never repository files to check.
-NO_PATH_ARGUMENTS: frozenset[str] = frozenset(
-    {
-        "touch",
-        "mkdir",
-        "tee",
-        "echo",
-        "printf",
-        "rm",
-        "rmdir",
-        "wget",
-        "curl",
-        "git",
-        "ssh",
-        "scp",
-        "rsync",
-        "export",
-        "ln",
-        "gh",
-        "open",
-        "code",
-        "vim",
-        "vi",
-        "nano",
-    }
+NO_PATH_ARGUMENTS = _words(
+    """
+    code curl echo export gh git ln mkdir nano open printf rm rmdir rsync scp ssh tee touch vi vim wget
+    """
 )
 
-HTTP_METHODS: frozenset[str] = frozenset(
-    {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT"}
+HTTP_METHODS = _words(
+    """
+    CONNECT DELETE GET HEAD OPTIONS PATCH POST PUT TRACE
+    """
 )
 
 # Literals and everyday words people put in backticks (compared case-insensitively).
-PLAIN_WORDS: frozenset[str] = frozenset(
-    [
-        "true",
-        "false",
-        "null",
-        "none",
-        "nil",
-        "undefined",
-        "yes",
-        "no",
-        "on",
-        "off",
-        "nan",
-        "inf",
-        "infinity",
-        "ok",
-        "todo",
-        "fixme",
-        "tbd",
-        "n/a",
-        "void",
-        "self",
-        "this",
-        "cls",
-        "it",
-        "macos",
-        "ios",
-        "ipados",
-        "tvos",
-        "ebpf",
-        "jquery",
-        "iphone",
-        "ipad",
-        "npm",
-        "pnpm",
-    ]
+PLAIN_WORDS = _words(
+    """
+    cls ebpf false fixme inf infinity ios ipad ipados iphone it jquery macos n/a nan nil no none npm
+    null off ok on pnpm self tbd this todo true tvos undefined void yes
+    """
 )
 
 # Call forms of language builtins: `print()` is not a claim that this repository defines print.
-BUILTIN_CALLS: frozenset[str] = frozenset(
-    [
-        "print",
-        "len",
-        "open",
-        "range",
-        "str",
-        "int",
-        "float",
-        "bool",
-        "bytes",
-        "dict",
-        "list",
-        "set",
-        "frozenset",
-        "tuple",
-        "isinstance",
-        "issubclass",
-        "super",
-        "type",
-        "sorted",
-        "reversed",
-        "enumerate",
-        "zip",
-        "map",
-        "filter",
-        "getattr",
-        "setattr",
-        "hasattr",
-        "delattr",
-        "repr",
-        "format",
-        "input",
-        "iter",
-        "next",
-        "min",
-        "max",
-        "sum",
-        "any",
-        "all",
-        "abs",
-        "round",
-        "id",
-        "hash",
-        "vars",
-        "dir",
-        "help",
-        "exit",
-        "quit",
-        "object",
-        "callable",
-        "require",
-        "fetch",
-        "settimeout",
-        "setinterval",
-        "parseint",
-        "parsefloat",
-        "alert",
-        "eval",
-        "import",
-        "console.log",
-        "json.parse",
-        "json.stringify",
-        "object.keys",
-        "promise.all",
-        "asyncio.run",
-    ]
+BUILTIN_CALLS = _words(
+    """
+    abs alert all any asyncio.run bool bytes callable console.log delattr dict dir enumerate eval exit
+    fetch filter float format frozenset getattr hasattr hash help id import input int isinstance
+    issubclass iter json.parse json.stringify len list map max min next object object.keys open
+    parsefloat parseint print promise.all quit range repr require reversed round set setattr setinterval
+    settimeout sorted str sum super tuple type vars zip
+    """
 )
 
 # Segments that mark a name as a placeholder in an example, never a real file or symbol.
-PLACEHOLDER_SEGMENTS: frozenset[str] = frozenset(
-    {"foo", "bar", "baz", "qux", "quux", "xxx", "xyz", "hoge", "fubar", "foobar"}
+PLACEHOLDER_SEGMENTS = _words(
+    """
+    bar baz foo foobar fubar hoge quux qux xxx xyz
+    """
 )
+
 PLACEHOLDER_FIRST_SEGMENTS: frozenset[str] = frozenset(
-    {"my", "your", "example", "sample", "some", "path", "yourname", "username"}
+    {"example", "my", "path", "sample", "some", "username", "your", "yourname"}
+)
+
+# Build outputs and environments: paths under them are made by tools, never held by the repository.
+GENERATED_FOLDERS = _words(
+    """
+    .cache .eggs .env .git .mypy_cache .next .nox .pytest_cache .ruff_cache .tox .venv __pycache__
+    _build _site build dist htmlcov node_modules site-packages target venv
+    """
 )
 
 # Extensions that mark a token as a file name.
-CODE_EXTENSIONS: frozenset[str] = frozenset(
-    [
-        "py",
-        "pyi",
-        "ts",
-        "tsx",
-        "js",
-        "jsx",
-        "mjs",
-        "cjs",
-        "go",
-        "rs",
-        "java",
-        "kt",
-        "kts",
-        "rb",
-        "php",
-        "cs",
-        "swift",
-        "scala",
-        "c",
-        "h",
-        "cc",
-        "cpp",
-        "hpp",
-        "m",
-        "mm",
-        "sh",
-        "bash",
-        "zsh",
-        "ps1",
-        "lua",
-        "r",
-        "jl",
-        "ex",
-        "exs",
-        "erl",
-        "hs",
-        "ml",
-        "clj",
-        "dart",
-        "vue",
-        "svelte",
-        "sql",
-        "proto",
-        "graphql",
-        "tf",
-    ]
+CODE_EXTENSIONS = _words(
+    """
+    bash c cc cjs clj cpp cs dart erl ex exs go graphql h hpp hs java jl js jsx kt kts lua m mjs ml mm
+    php proto ps1 py pyi r rb rs scala sh sql svelte swift tf ts tsx vue zsh
+    """
 )
-DATA_EXTENSIONS: frozenset[str] = frozenset(
-    [
-        "md",
-        "mdx",
-        "rst",
-        "adoc",
-        "txt",
-        "json",
-        "yaml",
-        "yml",
-        "toml",
-        "ini",
-        "cfg",
-        "conf",
-        "env",
-        "lock",
-        "xml",
-        "html",
-        "htm",
-        "css",
-        "scss",
-        "sass",
-        "less",
-        "csv",
-        "tsv",
-        "properties",
-        "gradle",
-        "mk",
-        "dockerfile",
-        "example",
-        "sample",
-        "template",
-        "tpl",
-        "j2",
-        "jinja",
-        "lockb",
-    ]
+
+DATA_EXTENSIONS = _words(
+    """
+    adoc cfg conf css csv dockerfile env example gradle htm html ini j2 jinja json less lock lockb md
+    mdx mk properties rst sample sass scss template toml tpl tsv txt xml yaml yml
+    """
 )
+
 # Files the index never holds (binary or generated): an absent one proves nothing.
-UNINDEXED_EXTENSIONS: frozenset[str] = frozenset(
-    [
-        "png",
-        "jpg",
-        "jpeg",
-        "gif",
-        "svg",
-        "ico",
-        "webp",
-        "bmp",
-        "pdf",
-        "zip",
-        "gz",
-        "tgz",
-        "tar",
-        "whl",
-        "jar",
-        "so",
-        "dll",
-        "dylib",
-        "exe",
-        "bin",
-        "woff",
-        "woff2",
-        "ttf",
-        "otf",
-        "eot",
-        "mp4",
-        "mp3",
-        "wav",
-        "mov",
-        "avi",
-        "parquet",
-        "db",
-        "sqlite",
-        "onnx",
-        "pt",
-        "pkl",
-    ]
+UNINDEXED_EXTENSIONS = _words(
+    """
+    avi bin bmp db dll dylib eot exe gif gz ico jar jpeg jpg mov mp3 mp4 onnx otf parquet pdf pkl png pt
+    so sqlite svg tar tgz ttf wav webp whl woff woff2 zip
+    """
 )
+
 # Extensionless file names that everyone recognises as files.
-WELL_KNOWN_FILES: frozenset[str] = frozenset(
-    {
-        "Makefile",
-        "Dockerfile",
-        "Containerfile",
-        "Justfile",
-        "Procfile",
-        "Vagrantfile",
-        "Gemfile",
-        "Rakefile",
-        "Jenkinsfile",
-        "LICENSE",
-        "README",
-        "CODEOWNERS",
-        "NOTICE",
-        "AUTHORS",
-        "Brewfile",
-        "Taskfile",
-        "Earthfile",
-        "Caddyfile",
-        "Pipfile",
-    }
+WELL_KNOWN_FILES = _words(
+    """
+    AUTHORS Brewfile CODEOWNERS Caddyfile Containerfile Dockerfile Earthfile Gemfile Jenkinsfile
+    Justfile LICENSE Makefile NOTICE Pipfile Procfile README Rakefile Taskfile Vagrantfile
+    """
 )
 
 # Environment variables read by the platform or third-party tools rather than by the repository.
@@ -604,45 +189,19 @@ THIRD_PARTY_ENV_PREFIXES: tuple[str, ...] = (
 )
 
 # Words that, next to a literal, say it names a piece of code ("the `login` function").
-CODE_NOUNS: frozenset[str] = frozenset(
-    [
-        "function",
-        "functions",
-        "func",
-        "method",
-        "methods",
-        "class",
-        "classes",
-        "module",
-        "modules",
-        "decorator",
-        "struct",
-        "structs",
-        "interface",
-        "interfaces",
-        "type",
-        "types",
-        "enum",
-        "constructor",
-        "helper",
-        "attribute",
-        "attributes",
-        "property",
-        "field",
-        "fields",
-        "constant",
-        "variable",
-        "trait",
-        "package",
-        "handler",
-        "hook",
-        "coroutine",
-        "callable",
-        "fixture",
-        "endpoint",
-        "macro",
-    ]
+CODE_NOUNS = _words(
+    """
+    attribute attributes callable class classes constant constructor coroutine decorator endpoint enum
+    field fields fixture func function functions handler helper hook interface interfaces macro method
+    methods property struct structs trait variable
+    """
 )
-CODE_VERBS: frozenset[str] = frozenset({"calls", "call", "invokes", "invoke", "implements", "subclass"})
-COMMAND_NOUNS: frozenset[str] = frozenset({"command", "subcommand", "commands", "subcommands"})
-CONFIG_NOUNS: frozenset[str] = frozenset({"setting", "settings", "option", "key", "config", "parameter"})
+
+# Nouns for modules: a single-word module is as often the standard library's as this repository's.
+MODULE_NOUNS: frozenset[str] = frozenset({"library", "module", "modules", "package", "packages"})
+
+CODE_VERBS: frozenset[str] = frozenset({"call", "calls", "implements", "invoke", "invokes", "subclass"})
+
+COMMAND_NOUNS: frozenset[str] = frozenset({"command", "commands", "subcommand", "subcommands"})
+
+CONFIG_NOUNS: frozenset[str] = frozenset({"config", "key", "option", "parameter", "setting", "settings"})

@@ -8,10 +8,13 @@ from sextant.doc_claims.code_blocks import block_mentions
 from sextant.doc_claims.mentions import Mention, mask
 from sextant.doc_claims.name_shapes import is_external
 
-_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*([^`\n]*)$")
+# Any indentation: MyST admonitions and list items nest fences deeper than CommonMark's three spaces.
+_FENCE_OPEN = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([^`\n]*)$")
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _LINK = re.compile(r"(!?)\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)\s>]*)>?(?:\s+[\"'(][^)]*)?\s*\)")
 _REFERENCE_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s.*)?$", re.M)
+# MyST roles, Sphinx's roles in Markdown: {func}`pkg.f`, {py:class}`~pkg.C`.
+_MYST_ROLE = re.compile(r"\{((?:[a-z]+:)?[a-z]+)\}`([^`]+)`")
 _INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.S)
 
 
@@ -37,6 +40,9 @@ def markdown_mentions(text: str) -> list[Mention]:
     for definition in _REFERENCE_DEFINITION.finditer(text):
         if not is_external(definition.group(1)):
             mentions.append(Mention(definition.start(1), definition.end(1), definition.group(1), "link"))
+    for role in _MYST_ROLE.finditer(text):
+        mentions.append(Mention(role.start(2), role.end(), role.group(2), "role", role=role.group(1)))
+        text = mask(text, role.start(), role.end())
     for code in _INLINE_CODE.finditer(text):
         if any(start <= code.start() < end for start, end in external):
             continue
@@ -62,7 +68,7 @@ def _fenced_blocks(text: str) -> tuple[list[Mention], str]:
             index += 1
             continue
         fence, info = opening.group(1), opening.group(2)
-        close = re.compile(rf"^ {{0,3}}{fence[0]}{{{len(fence)},}}[ \t]*$")
+        close = re.compile(rf"^[ \t]*{fence[0]}{{{len(fence)},}}[ \t]*$")
         end = index + 1
         while end < len(lines) and not close.match(lines[end].rstrip("\r\n")):
             end += 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-MentionForm = Literal["inline", "link", "role", "shell", "env_file", "python_import"]
+MentionForm = Literal["inline", "link", "role", "shell", "env_file", "python_import", "example"]
 
 
 @dataclass(frozen=True)

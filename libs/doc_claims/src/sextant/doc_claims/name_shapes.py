@@ -9,6 +9,7 @@ from sextant.doc_claims.claim import ClaimKind
 from sextant.doc_claims.known_names import (
     CODE_EXTENSIONS,
     DATA_EXTENSIONS,
+    GENERATED_FOLDERS,
     PLACEHOLDER_FIRST_SEGMENTS,
     PLACEHOLDER_SEGMENTS,
     PLAIN_WORDS,
@@ -60,10 +61,20 @@ def is_placeholder(name: str) -> bool:
     """Whether a name is an example placeholder (`foo.py`, `path/to/file`, `<name>`, `my_app`)."""
     if any(mark in name for mark in "<>{}*?[]…") or "..." in name:
         return True
-    segments = [segment.lower() for segment in _SEGMENTS.split(name) if segment]
-    if not segments:
+    raw = [segment for segment in _SEGMENTS.split(name) if segment]
+    if not raw:
         return True
+    if len(raw) > 1 and any(len(segment) == 1 and segment.isupper() for segment in raw):
+        return True  # get_X, T_Config: a letter standing for "any"
+    segments = [segment.lower() for segment in raw]
+    if any(segment in {"my", "your"} for segment in segments):
+        return True  # svcs.your_framework, my-app
     return segments[0] in PLACEHOLDER_FIRST_SEGMENTS or any(s in PLACEHOLDER_SEGMENTS for s in segments)
+
+
+def is_generated_path(path: str) -> bool:
+    """Whether a path lies in a build output or environment folder that no repository holds."""
+    return any(part in GENERATED_FOLDERS for part in path.split("/")[:-1] or path.split("/"))
 
 
 def is_plain_word(name: str) -> bool:
@@ -90,7 +101,7 @@ def looks_like_path(token: str) -> bool:
         return True
     ext = extension(token)
     known = CODE_EXTENSIONS | DATA_EXTENSIONS | UNINDEXED_EXTENSIONS
-    if token.startswith(".") and re.fullmatch(r"\.[A-Za-z][\w.-]*", token):
+    if token.startswith(".") and re.fullmatch(r"\.[A-Za-z][\w.-]*", token) and token[1:].lower() not in known:
         return True  # dotfiles: .env.example, .gitignore, .pre-commit-config.yaml
     return ext in known and re.fullmatch(r"[\w.-]+", token) is not None
 

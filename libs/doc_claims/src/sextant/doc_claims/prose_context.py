@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from sextant.doc_claims.known_names import CODE_NOUNS, CODE_VERBS, COMMAND_NOUNS, CONFIG_NOUNS
+from sextant.doc_claims.known_names import CODE_NOUNS, CODE_VERBS, COMMAND_NOUNS, CONFIG_NOUNS, MODULE_NOUNS
 
 # Clause boundaries: blank lines, list items, headings, table cells, and sentence ends that are not
 # the dots of "e.g." / "i.e." / "etc." / "vs.".
@@ -24,7 +24,7 @@ _CREATE = re.compile(
 _LAST_WORD = re.compile(r"([A-Za-z]+)\W*$")
 _NEXT_WORD = re.compile(r"^\W{0,2}\s*([A-Za-z]+)")
 
-NounKind = Literal["code", "command", "config"]
+NounKind = Literal["code", "module", "command", "config"]
 
 
 def clause_before(text: str, offset: int, limit: int = 200) -> str:
@@ -63,8 +63,9 @@ def noun_near(clause: str, after: str) -> NounKind | None:
         after: Text right after the literal.
 
     Returns:
-        "code" for function/class/method-like nouns or "calls", "command" for commands, "config" for
-        settings and options; None when the neighbours say nothing.
+        "code" for function/class/method-like nouns or "calls", "module" for modules and packages,
+        "command" for commands, "config" for settings and options; None when the neighbours say
+        nothing.
     """
     words = []
     if (before := _LAST_WORD.search(clause)) is not None:
@@ -74,6 +75,8 @@ def noun_near(clause: str, after: str) -> NounKind | None:
     for word in words:
         if word in CODE_NOUNS or word in CODE_VERBS:
             return "code"
+        if word in MODULE_NOUNS:
+            return "module"
         if word in COMMAND_NOUNS:
             return "command"
         if word in CONFIG_NOUNS:
