@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sextant.config import env_flag, env_float, env_int, env_str, sextant_home
+from sextant.config import default_store_path, env_flag, env_float, env_int, env_str, mirrors_path
 from sextant.indexer.discovery import DEFAULT_EXCLUDES, DEFAULT_MAX_FILE_BYTES, DiscoveryRules
 
 DEFAULT_GIT_TIMEOUT_SECONDS = 600.0
@@ -53,7 +53,6 @@ class IndexerSettings:
         Returns:
             The settings.
         """
-        home = sextant_home(env)
         defaults = DEFAULT_EXCLUDES if env_flag(env, "INDEX_DEFAULT_EXCLUDES", default=True) else ()
         rules = DiscoveryRules(
             root=env_str(env, "INDEX_ROOT"),
@@ -64,8 +63,8 @@ class IndexerSettings:
         if group < 1 or rules.max_file_bytes < 1:
             raise ValueError("INDEX_GROUP_CHUNKS and INDEX_MAX_FILE_BYTES must be positive")
         return cls(
-            mirrors_dir=home / "mirrors",
-            store_path=home / "qdrant",
+            mirrors_dir=mirrors_path(env),
+            store_path=default_store_path(env),
             rules=rules,
             git_timeout_seconds=env_float(env, "INDEX_GIT_TIMEOUT_SECONDS", DEFAULT_GIT_TIMEOUT_SECONDS),
             group_chunks=group,

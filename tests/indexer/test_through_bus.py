@@ -1,0 +1,58 @@
+"""The indexer service on a real nats-server: FileRecencyComputed in, ChunksIndexed on the stream."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from sextant.bus import Bus, EmbeddedNats, Progress, ServiceSpec, build_broker, start_routers, watch_progress
+from sextant.contracts import ChunksIndexed
+from sextant.indexer.app import create_router
+
+
+async def test_recency_event_yields_chunks_indexed_on_the_stream(
+    harness: Any, git_repo: Any, tmp_path: Path
+) -> None:
+    git_repo.write("app.py", "def main():\n    return 0\n")
+    git_repo.write("README.md", "# App\n\nRuns main.\n")
+    head = git_repo.commit("seed")
+    request = harness.request()
+    recency = harness.recency(request, "computed", {"app.py": "2026-01-01T12:00:00Z"})
+    with EmbeddedNats(tmp_path / "nats") as server:
+        bus = Bus(build_broker(server.url))
+        await start_routers(bus, [ServiceSpec("indexer", lambda b: create_router(b, harness.deps))])
+        reports: list[Progress] = []
+
+        async def collect_progress() -> None:
+            async for report in watch_progress(bus, request.run_id):
+                reports.append(report)  # noqa: PERF401 - appended live: the task is cancelled, never finishes
+
+        watcher = asyncio.create_task(collect_progress())
+        try:
+            await asyncio.sleep(0.1)  # the progress subscription is live before the run starts
+            start = await bus.last_sequence()
+            await bus.publish(recency)
+            await bus.publish(recency)  # a duplicate publish is stored once
+            indexed: list[ChunksIndexed] = []
+            deadline = asyncio.get_running_loop().time() + 30
+            while not indexed:
+                assert asyncio.get_running_loop().time() < deadline, "no ChunksIndexed in time"
+                await asyncio.sleep(0.2)
+                indexed = [
+                    event
+                    async for _, event, _ in bus.read("sextant.chunks.indexed.>", after_sequence=start)
+                    if isinstance(event, ChunksIndexed)
+                ]
+            await asyncio.sleep(0.3)  # the final progress report is best effort and asynchronous
+        finally:
+            watcher.cancel()
+            await asyncio.gather(watcher, return_exceptions=True)
+            await bus.close()
+    [event] = indexed
+    assert event.run_id == request.run_id
+    assert (event.head_sha, event.files_added, event.recency_status) == (head, 2, "computed")
+    assert event.chunks_upserted == harness.deps.store.count(harness.ref.repo_key)
+    assert reports
+    assert reports[-1].stage == "indexer"
+    assert (reports[-1].done, reports[-1].total) == (2, 2)
