@@ -1,0 +1,54 @@
+"""Analyzer settings, read once from the environment."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from sextant.config import env_int
+
+ANALYSIS_MAX_TOKENS = 5120
+"""Output budget of the analysis (the seed's 4096 plus headroom for the seventh section)."""
+SUMMARY_MAX_TOKENS = 1024
+"""Output budget of the summary (two short parts)."""
+CLAIMS_IN_PROMPT = 60
+"""Doc-claim findings listed in the prompt's evidence block (contradicted first); the rest are counted."""
+CLAIMS_IN_REPORT = 40
+"""Doc-claim findings listed in the offline report's Documentation Accuracy section."""
+
+
+@dataclass(frozen=True)
+class AnalyzerSettings:
+    """Output budgets and how much evidence is listed."""
+
+    analysis_max_tokens: int = ANALYSIS_MAX_TOKENS
+    """ANALYSIS_MAX_TOKENS."""
+    summary_max_tokens: int = SUMMARY_MAX_TOKENS
+    """SUMMARY_MAX_TOKENS."""
+    claims_in_prompt: int = CLAIMS_IN_PROMPT
+    """ANALYSIS_CLAIMS_IN_PROMPT."""
+    claims_in_report: int = CLAIMS_IN_REPORT
+    """ANALYSIS_CLAIMS_IN_REPORT."""
+
+    def __post_init__(self) -> None:
+        if self.analysis_max_tokens < 1 or self.summary_max_tokens < 1:
+            raise ValueError("ANALYSIS_MAX_TOKENS and SUMMARY_MAX_TOKENS must be positive")
+        if self.claims_in_prompt < 0 or self.claims_in_report < 0:
+            raise ValueError("ANALYSIS_CLAIMS_IN_PROMPT and ANALYSIS_CLAIMS_IN_REPORT must not be negative")
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> AnalyzerSettings:
+        """Read the settings from environment variables (unset means the default).
+
+        Args:
+            env: Environment variables.
+
+        Returns:
+            The settings.
+        """
+        return cls(
+            analysis_max_tokens=env_int(env, "ANALYSIS_MAX_TOKENS", ANALYSIS_MAX_TOKENS),
+            summary_max_tokens=env_int(env, "SUMMARY_MAX_TOKENS", SUMMARY_MAX_TOKENS),
+            claims_in_prompt=env_int(env, "ANALYSIS_CLAIMS_IN_PROMPT", CLAIMS_IN_PROMPT),
+            claims_in_report=env_int(env, "ANALYSIS_CLAIMS_IN_REPORT", CLAIMS_IN_REPORT),
+        )

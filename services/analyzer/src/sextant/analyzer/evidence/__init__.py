@@ -1,0 +1,1 @@
+"""Facts the analyzer computes from the index itself: the offline report's only source."""

@@ -1,0 +1,87 @@
+"""Gather every fact the offline report and summary use, in one pass over the repository's payloads."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from sextant.analyzer.evidence.inventory import Inventory, InventoryCollector
+from sextant.analyzer.evidence.manifests import Manifest, ManifestCollector
+from sextant.analyzer.evidence.payload_lines import FileTexts
+from sextant.analyzer.evidence.security_scan import SecurityCollector, SecurityFacts
+from sextant.analyzer.evidence.symbols import SymbolCollector, SymbolStats
+from sextant.analyzer.evidence.test_files import is_test_path
+from sextant.chunkstore.payload import ChunkPayload
+from sextant.doc_claims import DocCheckReport, check_docs
+from sextant.doc_rules import median_date
+from sextant.telemetry import tracer
+
+_ROOT_README = re.compile(r"^readme(\.[a-z]+)?$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class RepoEvidence:
+    """Facts about one repository, all computed from its index."""
+
+    inventory: Inventory
+    manifests: list[Manifest]
+    symbols: SymbolStats
+    security: SecurityFacts
+    doc_report: DocCheckReport
+    test_files: list[str]
+    readme_path: str | None
+    readme_text: str | None
+    median_code: str | None
+    """The selector's median code-file date, or the one computed here when the event had none."""
+
+
+def gather_evidence(
+    payloads: Iterable[ChunkPayload], median_code: str | None, *, check_doc_claims: bool = True
+) -> RepoEvidence:
+    """Compute the facts from every chunk payload of one repository.
+
+    Args:
+        payloads: Every payload of the repository (one scroll).
+        median_code: The selection's median code-file date, when known.
+        check_doc_claims: Check every doc's claims (the analysis); the summary skips it.
+
+    Returns:
+        The evidence, doc-claim findings included (checked over all docs against all code).
+    """
+    with tracer(__name__).start_as_current_span("analyzer.gather_evidence") as span:
+        every = list(payloads)
+        inventory, manifests = InventoryCollector(), ManifestCollector()
+        symbols, security, readmes = SymbolCollector(), SecurityCollector(), FileTexts()
+        for payload in every:
+            inventory.add(payload)
+            manifests.add(payload)
+            symbols.add(payload)
+            security.add(payload)
+            if _ROOT_README.match(payload.path):
+                readmes.add(payload)
+        files = inventory.build()
+        readme_texts = readmes.texts()
+        readme_path = min(readme_texts, key=lambda p: (not p.lower().endswith(".md"), p), default=None)
+        code_dates = [info.last_modified_at for info in files.of_kind("code")]
+        evidence = RepoEvidence(
+            inventory=files,
+            manifests=manifests.build(),
+            symbols=symbols.build(),
+            security=security.build(),
+            doc_report=check_docs(every if check_doc_claims else []),
+            test_files=[info.path for info in files.of_kind("code") if is_test_path(info.path)],
+            readme_path=readme_path,
+            readme_text=readme_texts.get(readme_path) if readme_path else None,
+            median_code=median_code or median_date(code_dates),
+        )
+        span.set_attributes(
+            {
+                "sextant.chunks": len(every),
+                "sextant.files": len(files.files),
+                "sextant.manifests": len(evidence.manifests),
+                "sextant.doc_claims": len(evidence.doc_report.findings),
+                "sextant.security_hits": len(evidence.security.hits),
+            }
+        )
+    return evidence

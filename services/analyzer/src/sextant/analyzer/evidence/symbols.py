@@ -1,0 +1,147 @@
+"""Symbols of the indexed code: the largest definitions and the names other files mention most.
+
+A mention is counted per file: a code file "names" a symbol when the identifier appears anywhere in
+its indexed text (code, strings or comments), outside the files that define it. Only names that can
+be told apart from ordinary words are counted: defined in exactly one file, at least four characters,
+not private (leading underscore) or a test, and shaped like code (CamelCase or snake_case; a plain
+lowercase word such as `update` is left out, because its mentions say nothing).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from sextant.chunkstore.payload import ChunkPayload
+from sextant.doc_rules import chunk_kind
+
+_NOT_DEFINITIONS = frozenset({"window", "section", "file", "module", "document"})
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_CODE_SHAPED = re.compile(r"[A-Z_0-9]")
+_MIN_NAME = 4
+
+
+@dataclass(frozen=True)
+class SymbolSpan:
+    """One definition and the lines it spans (its windows merged)."""
+
+    name: str
+    """`Parent.name` when the symbol has a parent, else its name."""
+    symbol_type: str
+    path: str
+    start_line: int
+    end_line: int
+
+    @property
+    def lines(self) -> int:
+        """Lines the definition spans."""
+        return self.end_line - self.start_line + 1
+
+
+@dataclass(frozen=True)
+class SymbolMentions:
+    """A symbol and how many other code files name it."""
+
+    name: str
+    path: str
+    line: int
+    symbol_type: str
+    files: int
+
+
+@dataclass(frozen=True)
+class SymbolStats:
+    """What the report says about symbols."""
+
+    definitions: int
+    documented: int
+    """Definitions with a docstring or doc comment."""
+    largest: list[SymbolSpan]
+    most_mentioned: list[SymbolMentions]
+
+
+def is_counted_name(name: str) -> bool:
+    """Whether mentions of this name can be counted (see the module docstring)."""
+    return (
+        len(name) >= _MIN_NAME
+        and not name.startswith("_")
+        and not name.lower().startswith("test")
+        and _CODE_SHAPED.search(name) is not None
+    )
+
+
+class SymbolCollector:
+    """Accumulates definitions and per-file identifiers one code payload at a time."""
+
+    def __init__(self) -> None:
+        self._spans: dict[tuple[str, str | None, str, str, str | None], list[int]] = {}
+        self._documented: set[tuple[str, str | None, str, str, str | None]] = set()
+        self._tokens: dict[str, set[str]] = {}
+
+    def add(self, payload: ChunkPayload) -> None:
+        """Take in one chunk payload (docs are ignored)."""
+        if chunk_kind(payload.path) != "code":
+            return
+        self._tokens.setdefault(payload.path, set()).update(_IDENTIFIER.findall(payload.text))
+        if not payload.symbol or payload.symbol_type in _NOT_DEFINITIONS:
+            return
+        # The windows of one split symbol share path, parent, name, type and signature.
+        key = (payload.path, payload.parent, payload.symbol, payload.symbol_type, payload.signature)
+        span = self._spans.setdefault(key, [payload.start_line, payload.end_line])
+        span[0], span[1] = min(span[0], payload.start_line), max(span[1], payload.end_line)
+        if payload.docstring:
+            self._documented.add(key)
+
+    def build(self, limit: int = 10) -> SymbolStats:
+        """The statistics, with `limit` entries per ranking.
+
+        Args:
+            limit: Entries per list.
+
+        Returns:
+            The statistics.
+        """
+        spans = [
+            SymbolSpan(
+                name=f"{parent}.{name}" if parent else name,
+                symbol_type=symbol_type,
+                path=path,
+                start_line=lines[0],
+                end_line=lines[1],
+            )
+            for (path, parent, name, symbol_type, _), lines in self._spans.items()
+        ]
+        largest = sorted(spans, key=lambda s: (-s.lines, s.path, s.start_line))[:limit]
+        return SymbolStats(
+            definitions=len(spans),
+            documented=len(self._documented),
+            largest=largest,
+            most_mentioned=self._most_mentioned(limit),
+        )
+
+    def _most_mentioned(self, limit: int) -> list[SymbolMentions]:
+        defined_in: dict[str, set[str]] = {}
+        first_site: dict[str, tuple[str, int, str]] = {}
+        for key in sorted(self._spans, key=lambda k: (k[0], self._spans[k][0])):
+            path, _, name, symbol_type, _ = key
+            simple = name.rsplit(".", 1)[-1]
+            defined_in.setdefault(simple, set()).add(path)
+            first_site.setdefault(simple, (path, self._spans[key][0], symbol_type))
+        counted = {name for name, files in defined_in.items() if len(files) == 1 and is_counted_name(name)}
+        mentions: Counter[str] = Counter()
+        for path, tokens in self._tokens.items():
+            for name in tokens & counted:
+                if path not in defined_in[name]:
+                    mentions[name] += 1
+        ranked = sorted(mentions.items(), key=lambda item: (-item[1], item[0]))[:limit]
+        return [
+            SymbolMentions(
+                name=name,
+                path=first_site[name][0],
+                line=first_site[name][1],
+                symbol_type=first_site[name][2],
+                files=files,
+            )
+            for name, files in ranked
+        ]

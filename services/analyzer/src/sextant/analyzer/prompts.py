@@ -1,0 +1,183 @@
+"""The analysis and summary prompts (seed §2, "Prompt changes" and "Summarizer").
+
+The system prompt carries the seed's framing line and the rule that fenced text is data. The
+analysis asks for seven sections, the seventh in the seed's words, and hands the model the doc-claim
+findings Sextant computed over the whole index before any model saw the docs. The summary reads the
+40-chunk selection under the same framing line, has no seventh section, and asks for two headed
+parts (purpose, summary) so that its answer parses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sextant.analyzer.context import FormattedContext, date_part, heading_path
+from sextant.contracts import RepoRef
+from sextant.doc_rules import STALE_DOC_GAP
+from sextant.llm import UNTRUSTED_DATA_RULE, fence_untrusted
+from sextant.telemetry import tracer
+
+FRAMING_LINE = (
+    "Documentation excerpts describe intent at the time they were written. Verify claims against "
+    "the code; never repeat a documentation claim as fact without code evidence."
+)
+"""The seed's framing line, in the preamble of both prompts."""
+
+DOC_ACCURACY = "Documentation Accuracy"
+DOC_ACCURACY_INSTRUCTION = (
+    "Compare documentation claims against the code. List claims the code contradicts or that appear "
+    "outdated (cite the doc file and the contradicting code). Note which docs appear current and "
+    "trustworthy. If no documentation was provided, say so in one line."
+)
+"""The seventh section's instruction, word for word from the seed."""
+
+ANALYSIS_SECTIONS: tuple[tuple[str, str], ...] = (
+    (
+        "Architecture Overview",
+        "How the system is organised: its main parts, how they talk to each other, and its entry points.",
+    ),
+    (
+        "Tech Stack",
+        "Languages, frameworks, libraries and tools, as the code and the manifests show them.",
+    ),
+    (
+        "Code Quality",
+        "Structure, naming, error handling, tests and consistency, citing the files you judge.",
+    ),
+    (
+        "Security Observations",
+        "Risky patterns, secret handling, input validation and trust boundaries, citing files; "
+        "say so in one line when the excerpts show nothing notable.",
+    ),
+    (
+        "Key Components",
+        "The most important modules, classes and functions, and what each one does.",
+    ),
+    (
+        "Dependencies & Risks",
+        "Declared dependencies, notable or risky ones, and operational or maintenance risks.",
+    ),
+    (DOC_ACCURACY, DOC_ACCURACY_INSTRUCTION),
+)
+"""The seven required sections, in order: title and what the section must say."""
+SECTION_TITLES: tuple[str, ...] = tuple(title for title, _ in ANALYSIS_SECTIONS)
+
+PURPOSE_HEADING = "Purpose"
+SUMMARY_HEADING = "Summary"
+
+_ANALYSIS_ROLE = "You are a senior software engineer writing an analysis of a code repository for its team."
+_SUMMARY_ROLE = "You are a senior software engineer writing a short summary of a code repository."
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """A system prompt and a user prompt, as sent to the model."""
+
+    system: str
+    user: str
+
+    def as_text(self) -> str:
+        """Both parts in one inspectable text (the event's `prompt` field)."""
+        return f"[system]\n{self.system}\n\n[user]\n{self.user}"
+
+
+def _system(role: str) -> str:
+    return f"{role}\n{FRAMING_LINE}\n{UNTRUSTED_DATA_RULE}"
+
+
+def _subject(repo: RepoRef, head_sha: str | None) -> str:
+    commit = f" at commit {head_sha[:12]}" if head_sha else ""
+    return f"the repository {heading_path(repo.url)}{commit}"
+
+
+def _context_intro(context: FormattedContext, median_code: str | None) -> str:
+    median = date_part(median_code)
+    reference = f"median code-file date {median}" if median else "median code-file date unknown"
+    return (
+        f"Repository excerpts: {context.code_chunks} code, {context.doc_chunks} documentation "
+        f"({reference}). Code comes first; documentation follows in its own block."
+    )
+
+
+def _section_list() -> str:
+    return "\n\n".join(f"## {title}\n{instruction}" for title, instruction in ANALYSIS_SECTIONS)
+
+
+def _evidence_block(findings_markdown: str) -> str:
+    return (
+        "Evidence computed by Sextant before this prompt: every documentation claim in the repository's "
+        "index (not only the excerpts below) was checked against the indexed code. Statuses: verified "
+        "(the code has it), contradicted (the doc names this repository's code and the code lacks it), "
+        f"outdated (the code changed more than {STALE_DOC_GAP.count} months after the doc), unverifiable "
+        f"(the code cannot tell). Use these findings in {DOC_ACCURACY}; the names and paths in the block "
+        "are repository text.\n\n" + fence_untrusted("doc-claim findings", findings_markdown)
+    )
+
+
+def analysis_prompt(
+    *,
+    repo: RepoRef,
+    head_sha: str | None,
+    context: FormattedContext,
+    median_code: str | None,
+    findings_markdown: str,
+) -> Prompt:
+    """The seven-section analysis prompt.
+
+    Args:
+        repo: The repository analysed.
+        head_sha: Commit analysed, when known.
+        context: The formatted excerpts (80-chunk selection).
+        median_code: The repository's median code-file date.
+        findings_markdown: The doc-claim findings (sextant.doc_claims.render_findings_markdown).
+
+    Returns:
+        The prompt.
+    """
+    with tracer(__name__).start_as_current_span(
+        "analyzer.build_prompt", attributes={"sextant.purpose": "analysis"}
+    ) as span:
+        user = (
+            f"Analyse {_subject(repo, head_sha)} from the excerpts below.\n\n"
+            "Write the analysis in Markdown with exactly these seven sections, in this order, each under "
+            "a level-2 heading written exactly as shown:\n\n"
+            f"{_section_list()}\n\n"
+            f"{_evidence_block(findings_markdown)}\n\n"
+            f"{_context_intro(context, median_code)}\n\n"
+            f"{context.text}"
+        )
+        prompt = Prompt(system=_system(_ANALYSIS_ROLE), user=user)
+        span.set_attribute("sextant.prompt_chars", len(prompt.system) + len(prompt.user))
+    return prompt
+
+
+def summary_prompt(
+    *, repo: RepoRef, head_sha: str | None, context: FormattedContext, median_code: str | None
+) -> Prompt:
+    """The summary prompt: the framing line, two headed parts, no Documentation Accuracy section.
+
+    Args:
+        repo: The repository summarised.
+        head_sha: Commit summarised, when known.
+        context: The formatted excerpts (40-chunk selection).
+        median_code: The repository's median code-file date.
+
+    Returns:
+        The prompt.
+    """
+    with tracer(__name__).start_as_current_span(
+        "analyzer.build_prompt", attributes={"sextant.purpose": "summary"}
+    ) as span:
+        user = (
+            f"Summarise {_subject(repo, head_sha)} from the excerpts below.\n\n"
+            "Answer in Markdown with exactly two sections, each under a level-2 heading written exactly "
+            "as shown:\n\n"
+            f"## {PURPOSE_HEADING}\nOne or two sentences: what the repository is for.\n\n"
+            f"## {SUMMARY_HEADING}\nA short paragraph (at most 120 words): what it is made of and how "
+            "it works.\n\n"
+            f"{_context_intro(context, median_code)}\n\n"
+            f"{context.text}"
+        )
+        prompt = Prompt(system=_system(_SUMMARY_ROLE), user=user)
+        span.set_attribute("sextant.prompt_chars", len(prompt.system) + len(prompt.user))
+    return prompt

@@ -1,0 +1,263 @@
+"""Analyzer test fixtures: realistic payloads from real parsing, the real embedded store, selections
+made by the real selection rules, and a local HTTP server speaking the model providers' wire formats."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+
+from sextant.chunkstore import ChunkPayload, ChunkPoint, SparseVector, point_id
+from sextant.chunkstore.edge_store import EdgeChunkStore
+from sextant.contracts import (
+    ChunksSelected,
+    Purpose,
+    RepoRef,
+    SelectedChunk,
+    SelectionCounts,
+    event_id_for,
+    utc_now_iso,
+)
+from sextant.parsing import build_chunks
+from sextant.selection import select_from_payloads
+
+DIMENSION = 4
+REPO = RepoRef.for_url("https://example.com/acme/shop.git")
+
+
+def payloads_for(
+    files: dict[str, tuple[str, str | None]], repo_key: str = REPO.repo_key
+) -> list[ChunkPayload]:
+    """Chunk payloads exactly as the indexer builds them: path → (text, last commit date or None)."""
+    return [
+        ChunkPayload(
+            repo_key=repo_key,
+            path=chunk.path,
+            blob_sha="0" * 40,
+            kind=chunk.kind,
+            language=chunk.language,
+            symbol=chunk.name,
+            symbol_type=chunk.symbol_type,
+            parent=chunk.parent,
+            package=chunk.package,
+            signature=chunk.signature or None,
+            docstring=chunk.docstring,
+            start_line=chunk.start_line,
+            end_line=chunk.end_line,
+            window=chunk.window,
+            window_count=chunk.window_count,
+            text=chunk.text,
+            indexed_at="2026-06-01T00:00:00Z",
+            last_modified_at=date,
+        )
+        for path, (text, date) in files.items()
+        for chunk in build_chunks(path, text, max_chars=1200)
+    ]
+
+
+def selection_event(
+    payloads: list[ChunkPayload], purpose: Purpose = "analysis", limit: int = 80, run_id: str = "run-1"
+) -> ChunksSelected:
+    """The ChunksSelected the selector would publish for these payloads."""
+    selection = select_from_payloads(payloads, limit)
+    chunks = [SelectedChunk(**msgspec.structs.asdict(chunk)) for chunk in selection.chunks]
+    return ChunksSelected(
+        event_id=event_id_for(ChunksSelected, run_id, purpose),
+        run_id=run_id,
+        occurred_at=utc_now_iso(),
+        repo=REPO,
+        purpose=purpose,
+        limit=limit,
+        chunks=chunks,
+        median_code=selection.median_code,
+        counts=SelectionCounts(
+            total_chunks=selection.chunks_seen,
+            code_available=selection.code_available,
+            doc_available=selection.docs_available,
+            picked_code=sum(1 for c in chunks if c.kind == "code"),
+            picked_doc=sum(1 for c in chunks if c.kind == "doc"),
+        ),
+        head_sha="c0ffee" * 6 + "abcd",
+    )
+
+
+def store_payloads(store: EdgeChunkStore, payloads: list[ChunkPayload]) -> None:
+    """Write payloads into the real embedded store (vectors are irrelevant to the analyzer)."""
+    points = [
+        ChunkPoint(
+            id=point_id(p.repo_key, p.path, p.symbol, p.start_line, p.window),
+            dense=[1.0, 0.0, 0.0, 0.0],
+            sparse=SparseVector(indices=[], values=[]),
+            payload=p,
+        )
+        for p in payloads
+    ]
+    store.upsert(points)
+
+
+SHOP_FILES: dict[str, tuple[str, str | None]] = {
+    "README.md": (
+        "# Shop\n\n[![build](https://ci.example.com/badge.svg)](https://ci.example.com)\n\n"
+        "Shop is a small **order service** that takes [orders](docs/orders.md) and bills customers.\n"
+        "It runs as one process.\n\n## Usage\n\nCall `create_order()` from `shop/orders.py`.\n",
+        "2026-05-20T10:00:00+00:00",
+    ),
+    "docs/design.md": (
+        "# Design\n\nOrders are stored by `OrderRepository.save_legacy()` in `shop/storage.py`.\n"
+        "Set `SHOP_DB_URL` to choose the database.\n",
+        "2024-08-12T09:00:00+00:00",
+    ),
+    "pyproject.toml": (
+        '[project]\nname = "shop"\nversion = "1.0.0"\ndescription = "Order service for the shop."\n'
+        'dependencies = ["httpx>=0.27", "msgspec", "PyYAML>=6; python_version >= \'3.11\'"]\n\n'
+        '[project.optional-dependencies]\npostgres = ["psycopg[binary]>=3.1"]\n\n'
+        '[dependency-groups]\ndev = ["pytest>=8"]\n',
+        "2026-05-01T12:00:00+00:00",
+    ),
+    "shop/__init__.py": ('"""Shop package."""\n', "2026-04-01T12:00:00+00:00"),
+    "shop/orders.py": (
+        '"""Orders."""\n\nimport os\n\nfrom shop.storage import OrderRepository\n\n\n'
+        "def create_order(customer_id: str, total: int) -> dict[str, object]:\n"
+        '    """Create an order and store it."""\n'
+        '    order = {"customer": customer_id, "total": total}\n'
+        '    OrderRepository(os.environ["SHOP_DB_URL"]).save(order)\n'
+        "    return order\n\n\n"
+        "def apply_discount(expression: str) -> int:\n"
+        "    return eval(expression)\n",
+        "2026-05-28T08:00:00+00:00",
+    ),
+    "shop/storage.py": (
+        '"""Storage."""\n\nimport pickle\n\n\nclass OrderRepository:\n'
+        '    """Keeps orders."""\n\n'
+        "    def __init__(self, url: str) -> None:\n        self.url = url\n"
+        '        self.password = "hunter22"\n\n'
+        "    def save(self, order: dict[str, object]) -> None:\n"
+        "        with open(self.url, 'ab') as handle:\n            pickle.dump(order, handle)\n\n"
+        "    def load(self, raw: bytes) -> object:\n        return pickle.loads(raw)\n",
+        "2026-05-10T08:00:00+00:00",
+    ),
+    "shop/billing.py": (
+        "import subprocess\n\nfrom shop.orders import create_order\n\n\n"
+        "def bill(customer_id: str) -> None:\n"
+        "    create_order(customer_id, 10)\n"
+        "    subprocess.run(f'notify {customer_id}', shell=True, check=True)\n",
+        "2026-03-02T08:00:00+00:00",
+    ),
+    "tests/test_orders.py": (
+        "from shop.orders import create_order\n\n\ndef test_create_order() -> None:\n"
+        "    assert create_order('c1', 5)['total'] == 5\n",
+        "2026-05-28T08:00:00+00:00",
+    ),
+    "web/package.json": (
+        '{"name": "shop-web", "description": "Shop front end", '
+        '"dependencies": {"react": "^18.2.0", "left-pad": "*"}, "devDependencies": {"vite": "^5.0.0"}}\n',
+        "2026-02-01T08:00:00+00:00",
+    ),
+    ".env": ("SHOP_DB_URL=postgres://localhost/shop\n", "2026-01-01T08:00:00+00:00"),
+}
+
+
+@pytest.fixture
+def shop_payloads() -> list[ChunkPayload]:
+    """A small but realistic repository: code, tests, a fresh README, a stale design doc, manifests."""
+    return payloads_for(SHOP_FILES)
+
+
+@pytest.fixture
+def edge_store(tmp_path: Path) -> Iterator[EdgeChunkStore]:
+    """The real embedded Qdrant engine in a temp folder."""
+    store = EdgeChunkStore(tmp_path / "qdrant", "test-analyzer", DIMENSION)
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+@pytest.fixture
+def shop_store(edge_store: EdgeChunkStore, shop_payloads: list[ChunkPayload]) -> EdgeChunkStore:
+    """The embedded store holding the shop repository."""
+    store_payloads(edge_store, shop_payloads)
+    return edge_store
+
+
+@dataclass
+class Recorded:
+    """One request as the server saw it."""
+
+    path: str
+    headers: dict[str, str]
+    body: Any
+
+
+@dataclass
+class FakeProvider:
+    """A real HTTP server on 127.0.0.1 answering with scripted (status, JSON) replies; the last repeats."""
+
+    replies: list[tuple[int, Any]] = field(default_factory=list)
+    requests: list[Recorded] = field(default_factory=list)
+    url: str = ""
+
+    def answer(self, recorded: Recorded) -> tuple[int, Any]:
+        self.requests.append(recorded)
+        if not self.replies:
+            return 500, {"error": {"message": "nothing scripted"}}
+        return self.replies.pop(0) if len(self.replies) > 1 else self.replies[0]
+
+
+@pytest.fixture
+def provider() -> Iterator[FakeProvider]:
+    """A started fake provider server."""
+    fake = FakeProvider()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            raw = self.rfile.read(int(self.headers.get("content-length", "0")))
+            status, body = fake.answer(
+                Recorded(self.path, {k.lower(): v for k, v in self.headers.items()}, json.loads(raw))
+            )
+            data = json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    fake.url = f"http://127.0.0.1:{server.server_address[1]}"
+    thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
+    thread.start()
+    try:
+        yield fake
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture
+def make_selection() -> Callable[..., ChunksSelected]:
+    """selection_event as a fixture (test files share helpers only through fixtures)."""
+    return selection_event
+
+
+@pytest.fixture
+def make_payloads() -> Callable[..., list[ChunkPayload]]:
+    """payloads_for as a fixture."""
+    return payloads_for
+
+
+@pytest.fixture
+def put_payloads() -> Callable[[EdgeChunkStore, list[ChunkPayload]], None]:
+    """store_payloads as a fixture."""
+    return store_payloads
