@@ -9,15 +9,14 @@ from typing import Annotated
 import msgspec
 import typer
 
-from sextant.chunkstore.model_store import store_for_model
 from sextant.cli.publishing import normalize_repo_location
 from sextant.config import provider_token
 from sextant.contracts import RepoRef
-from sextant.embedding import embedder_from_env
 from sextant.gitsource.access import Provider, RepoSource
 from sextant.gitsource.errors import GitSourceError
 from sextant.gitsource.recency import describe_scan, scan_recency
-from sextant.selection import ANALYSIS_LIMIT, select_analysis_chunks
+
+ANALYSIS_LIMIT = 80  # sextant.selection.ANALYSIS_LIMIT; checked by a test, kept here for a fast --help
 
 RepoArgument = Annotated[str, typer.Argument(help="Repository URL or local path.")]
 ProviderOption = Annotated[str, typer.Option(help="github, gitlab, bitbucket or generic.")]
@@ -67,6 +66,10 @@ def select(
     as_json: Annotated[bool, typer.Option("--json", help="Print the selection as JSON.")] = False,
 ) -> None:
     """Show which chunks an analysis would read, and why each was picked (from the current index)."""
+    from sextant.chunkstore.model_store import store_for_model
+    from sextant.embedding import embedder_from_env
+    from sextant.selection import select_analysis_chunks
+
     key = RepoRef.for_url(normalize_repo_location(repo), provider=provider).repo_key
     try:
         store = store_for_model(os.environ, embedder_from_env(os.environ))

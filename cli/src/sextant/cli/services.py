@@ -5,11 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from sextant.bus import ServiceSpec
-from sextant.chunkstore.model_store import store_for_model
-from sextant.embedding import embedder_from_env
-from sextant.indexer import app as indexer
-from sextant.recency_scanner import app as recency_scanner
-from sextant.selector import app as selector
 
 
 def all_services(env: Mapping[str, str]) -> list[ServiceSpec]:
@@ -19,6 +14,13 @@ def all_services(env: Mapping[str, str]) -> list[ServiceSpec]:
     (the embedded chunk store takes an exclusive lock on its folder, and the embedding model) are
     built once and shared.
     """
+    # Imported here: commands that only publish or read must not pay for models and engines.
+    from sextant.chunkstore.model_store import store_for_model
+    from sextant.embedding import embedder_from_env
+    from sextant.indexer import app as indexer
+    from sextant.recency_scanner import app as recency_scanner
+    from sextant.selector import app as selector
+
     embedder = embedder_from_env(env)
     store = store_for_model(env, embedder)
     return [

@@ -1,0 +1,5 @@
+"""``python -m sextant.cli`` is the ``sextant`` command."""
+
+from sextant.cli.main import app
+
+app()
