@@ -28,8 +28,13 @@ returned; a selection holds min(limit, chunks in the repo) chunks. Why:
   there). A strict cap above that size would make the selection shrink as the repository grows
   by one chunk: 79 chunks of docs and a little code gives 79, 81 would give 16 docs plus the code.
   With "caps never leave slots empty", tiny-repo pass-through is a consequence, not a special case.
-- The per-file cap is a breadth rule: it only gives way in a repository of fewer files than
-  limit / MAX_CHUNKS_PER_FILE, where breadth is exhausted and more of a big file beats empty slots.
+- The per-file cap is a breadth rule: it gives way only when the capped pool is smaller than the
+  limit, which needs fewer files than the limit (fewer than limit / MAX_CHUNKS_PER_FILE when every
+  file is long). Breadth is exhausted there, and more of a big file beats empty slots.
+
+Doc or code comes from sextant.doc_rules.chunk_kind(path), not from the payload's stored `kind`, so
+a change to DOC_EXTENSIONS applies at once instead of after a re-index (the indexer skips unchanged
+blobs, so stored kinds could lag for ever).
 
 The median code date is the lower median over code files' newest dates (sextant.doc_rules), taken
 over the whole repository, not over the picked chunks.
