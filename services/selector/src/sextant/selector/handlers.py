@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
 
 import msgspec
 
+from sextant.chunkstore import ChunkPayload
 from sextant.contracts import (
     ChunksIndexed,
     ChunksSelected,
@@ -15,8 +17,11 @@ from sextant.contracts import (
     event_id_for,
     utc_now_iso,
 )
-from sextant.selection import PayloadSource, Selection, select_analysis_chunks
+from sextant.selection import DEFAULT_PAGE_SIZE, PayloadSource, Selection, select_from_payloads
 from sextant.selector.config import SelectorSettings
+from sextant.telemetry import tracer
+
+_tracer = tracer(__name__)
 
 
 def selection_event(source: ChunksIndexed, purpose: Purpose, selection: Selection) -> ChunksSelected:
@@ -58,6 +63,31 @@ async def on_chunks_indexed(
     limits: dict[Purpose, int] = {"analysis": settings.analysis_limit, "summary": settings.summary_limit}
     events = []
     for purpose, limit in limits.items():
-        selection = await asyncio.to_thread(select_analysis_chunks, store, event.repo.repo_key, limit)
+        with _tracer.start_as_current_span(
+            "selector.select", attributes={"sextant.purpose": purpose}
+        ) as span:
+            selection = await asyncio.to_thread(_traced_selection, store, event.repo.repo_key, limit)
+            span.set_attributes(
+                {
+                    "sextant.limit": limit,
+                    "sextant.chunks_seen": selection.chunks_seen,
+                    "sextant.chunks_picked": selection.picked,
+                    "sextant.median_code": selection.median_code or "unknown",
+                }
+            )
         events.append(selection_event(event, purpose, selection))
     return events
+
+
+def _traced_selection(store: PayloadSource, repo_key: str, limit: int) -> Selection:
+    """One streaming pass: the scroll is its own span; ranking what it kept is another."""
+    return select_from_payloads(_scrolled(store, repo_key), limit)
+
+
+def _scrolled(store: PayloadSource, repo_key: str) -> Iterator[ChunkPayload]:
+    with _tracer.start_as_current_span("selector.scroll") as span:
+        count = 0
+        for payload in store.scroll_payloads(repo_key, page_size=DEFAULT_PAGE_SIZE):
+            count += 1
+            yield payload
+        span.set_attribute("sextant.payloads", count)
