@@ -136,6 +136,8 @@ def _resolve_path(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR091
     if matches:
         others = f" (and {len(matches) - 1} more)" if len(matches) > 1 else ""
         return Resolution("verified", f"found as {matches[0]}{others}", matches[0])
+    if "/" not in target and (module := facts.modules.get(target)) is not None:
+        return Resolution("verified", f"module {target} is {module}", module)  # `msgspec.json`
     if shapes.extension(target) in UNINDEXED_EXTENSIONS:
         return Resolution("unverifiable", f"{target} is a kind of file the index does not hold")
     if claim.explicit:

@@ -62,6 +62,7 @@ _PATH_ROLES = frozenset(
         "audio",
     }
 )
+_ENV_DOC = re.compile(r"environment variable|env var|\.env\b|\bexport [A-Z]|:envvar:", re.I)
 _SCANNERS: dict[str, Callable[[str], list[Mention]]] = {
     ".rst": rst_mentions,
     ".adoc": asciidoc_mentions,
@@ -89,6 +90,8 @@ def extract_claims(doc_path: str, text: str, *, first_line: int = 1) -> list[Cla
     scanner = _SCANNERS.get(PurePosixPath(doc_path).suffix.lower(), markdown_mentions)
     line_starts = [0] + [match.end() for match in re.finditer("\n", text)]
     mentions = scanner(text)
+    # A doc that talks about environment variables means them when it writes an upper-case name.
+    env_doc = _ENV_DOC.search(text) is not None
     example_names = {name for m in mentions if m.form == "example" for name in defined_names(m.text)}
     claims: list[Claim] = []
     seen: set[tuple[int, str, str, str | None]] = set()
@@ -98,6 +101,8 @@ def extract_claims(doc_path: str, text: str, *, first_line: int = 1) -> list[Cla
             if found.kind == "path" and shapes.is_generated_path(found.target):
                 continue
             draft = found
+            if found.kind == "env" and not found.explicit and env_doc:
+                draft = dataclasses.replace(found, explicit=True)
             if (
                 mention.form != "python_import"
                 and found.kind in {"symbol", "config_key"}

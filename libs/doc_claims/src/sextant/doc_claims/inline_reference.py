@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from sextant.doc_claims import name_shapes as shapes
-from sextant.doc_claims.known_names import BUILTIN_CALLS, HTTP_METHODS
+from sextant.doc_claims.known_names import BUILTIN_CALLS, HTTP_METHODS, WELL_KNOWN_COMMANDS
 from sextant.doc_claims.name_shapes import Draft
-from sextant.doc_claims.prose_context import is_example, noun_near, tells_to_create
+from sextant.doc_claims.prose_context import (
+    introduces_new,
+    is_example,
+    mentions_environment,
+    noun_near,
+    tells_to_create,
+)
 from sextant.doc_claims.shell_commands import command_claims
 
 _CALL = re.compile(r"^@?([A-Za-z_][\w.]*)\(([^()]*)\)$")
+_KEY = re.compile(r"^[A-Za-z_][\w.-]*$")
 _ASSIGNMENT = re.compile(r"^([A-Za-z_][\w.-]*)\s*(?:=|:)\s*\S.*$")
 _HTTP_LINE = re.compile(r"^(?:[A-Z]+\s+/\S*|\d{3}(?:\s+[A-Za-z][A-Za-z ]*)?)$")
 _RUN_VERB = re.compile(
@@ -54,7 +62,7 @@ _STATEMENT_WORDS = frozenset(
 )
 
 
-def inline_claims(literal: str, clause: str, after: str) -> list[Draft]:
+def inline_claims(literal: str, clause: str, after: str) -> list[Draft]:  # noqa: PLR0911 - one exit per rule
     """The claims one inline literal makes, judged with the prose around it.
 
     Args:
@@ -72,9 +80,14 @@ def inline_claims(literal: str, clause: str, after: str) -> list[Draft]:
         return []
     if any(space in text for space in " \t\n"):
         return _spaced_literal(text, clause)
+    if introduces_new(clause):
+        return []  # "add a new `phone` field": the reader is to write it, the code need not have it
     drafts = _single_token(text, clause, after)
     if any(d.kind == "path" for d in drafts) and tells_to_create(clause):
         return [d for d in drafts if d.kind != "path"]
+    if any(d.kind == "env" for d in drafts) and not mentions_environment(clause, after):
+        # An upper-case name without talk of the environment may be a constant (`OPT_NAIVE_UTC`).
+        return [dataclasses.replace(d, explicit=False) if d.kind == "env" else d for d in drafts]
     return drafts
 
 
@@ -99,8 +112,7 @@ def _single_token(text: str, clause: str, after: str) -> list[Draft]:  # noqa: P
         return []
     if (env := shapes.ENV_REFERENCE.fullmatch(text)) is not None:
         return [Draft("env", text, env.group(1) or env.group(2))]
-    if "=" in text and not text.startswith("-"):
-        key = text.split("=", 1)[0]
+    if "=" in text and not text.startswith("-") and _KEY.match(key := text.split("=", 1)[0]):
         if shapes.ENV_NAME.match(key):
             return [Draft("env", text, key)]
         return _config_key(key)
@@ -133,10 +145,12 @@ def _name(text: str, noun: str | None) -> list[Draft]:  # noqa: PLR0911 - one br
         return [Draft("symbol", text, name)]
     if not shapes.IDENTIFIER.match(name) or name.strip("_") == "" or name.startswith("__"):
         return []
-    if noun == "command" and shapes.SUBCOMMAND.match(name):
-        return [Draft("cli", text, name)]
     if noun == "config":
         return [Draft("config_key", text, name)]
+    if name in WELL_KNOWN_COMMANDS:
+        return []  # "invoke `pytest` directly": someone else's tool
+    if noun == "command" and shapes.SUBCOMMAND.match(name):
+        return [Draft("cli", text, name)]
     if noun == "module":
         return [Draft("symbol", text, name, explicit=False)]
     if "_" in name.strip("_") or shapes.LOWER_CAMEL.match(name) or noun == "code":

@@ -80,6 +80,7 @@ PLAIN_WORDS = _words(
     """
     cls ebpf false fixme inf infinity ios ipad ipados iphone it jquery macos n/a nan nil no none npm
     null off ok on pnpm self tbd this todo true tvos undefined void yes
+    camelcase snake_case pascalcase kebab-case screaming_snake_case lowercase uppercase
     """
 )
 

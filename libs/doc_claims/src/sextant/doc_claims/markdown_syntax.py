@@ -10,6 +10,7 @@ from sextant.doc_claims.name_shapes import is_external
 
 # Any indentation: MyST admonitions and list items nest fences deeper than CommonMark's three spaces.
 _FENCE_OPEN = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([^`\n]*)$")
+_QUOTE = re.compile(r"^(?:[ \t]*>)+[ \t]?")
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _LINK = re.compile(r"(!?)\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)\s>]*)>?(?:\s+[\"'(][^)]*)?\s*\)")
 _REFERENCE_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s.*)?$", re.M)
@@ -54,25 +55,32 @@ def markdown_mentions(text: str) -> list[Mention]:
 
 
 def _fenced_blocks(text: str) -> tuple[list[Mention], str]:
-    """Mentions of fenced code blocks, and the text with those blocks blanked out."""
+    """Mentions of fenced code blocks (blockquoted ones too), and the text with them blanked out."""
     mentions: list[Mention] = []
     lines = text.splitlines(keepends=True)
     offsets = [0]
     for line in lines:
         offsets.append(offsets[-1] + len(line))
+    # Each line without its blockquote markers (`> `), and how many characters those took.
+    quoted = [_QUOTE.match(line) for line in lines]
+    bare = [
+        line[q.end() :].rstrip("\r\n") if q else line.rstrip("\r\n")
+        for line, q in zip(lines, quoted, strict=True)
+    ]
+    skip = [q.end() if q else 0 for q in quoted]
     index = 0
     spans: list[tuple[int, int]] = []
     while index < len(lines):
-        opening = _FENCE_OPEN.match(lines[index].rstrip("\r\n"))
+        opening = _FENCE_OPEN.match(bare[index])
         if opening is None:
             index += 1
             continue
         fence, info = opening.group(1), opening.group(2)
         close = re.compile(rf"^[ \t]*{fence[0]}{{{len(fence)},}}[ \t]*$")
         end = index + 1
-        while end < len(lines) and not close.match(lines[end].rstrip("\r\n")):
+        while end < len(lines) and not close.match(bare[end]):
             end += 1
-        body = [(offsets[i], lines[i].rstrip("\r\n")) for i in range(index + 1, min(end, len(lines)))]
+        body = [(offsets[i] + skip[i], bare[i]) for i in range(index + 1, min(end, len(lines)))]
         mentions.extend(block_mentions(info, body))
         spans.append((offsets[index], offsets[min(end + 1, len(lines))]))
         index = end + 1

@@ -31,6 +31,7 @@ _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:", re.I)
 _MIME = re.compile(r"^(?:application|text|image|audio|video|multipart|font)/[\w.+-]+$")
 _LINE_SUFFIX = re.compile(r"(?::\d+(?:[-:]\d+)?|#L\d+(?:-L?\d+)?)$")
 _SEGMENTS = re.compile(r"[/._-]+")
+_HUMPS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 
 
 @dataclass(frozen=True)
@@ -58,18 +59,21 @@ def extension(name: str) -> str:
 
 
 def is_placeholder(name: str) -> bool:
-    """Whether a name is an example placeholder (`foo.py`, `path/to/file`, `<name>`, `my_app`)."""
+    """Whether a name is an example placeholder (`foo.py`, `path/to/file`, `<name>`, `my_app`, `get_X`)."""
     if any(mark in name for mark in "<>{}*?[]…") or "..." in name:
         return True
-    raw = [segment for segment in _SEGMENTS.split(name) if segment]
-    if not raw:
+    parts = [part for part in _SEGMENTS.split(name) if part]
+    if not parts:
         return True
-    if len(raw) > 1 and any(len(segment) == 1 and segment.isupper() for segment in raw):
+    if len(parts) > 1 and any(len(part) == 1 and part.isupper() for part in parts):
         return True  # get_X, T_Config: a letter standing for "any"
-    segments = [segment.lower() for segment in raw]
-    if any(segment in {"my", "your"} for segment in segments):
+    lowered = [part.lower() for part in parts]
+    if any(part in {"my", "your"} for part in lowered):
         return True  # svcs.your_framework, my-app
-    return segments[0] in PLACEHOLDER_FIRST_SEGMENTS or any(s in PLACEHOLDER_SEGMENTS for s in segments)
+    if any(part in PLACEHOLDER_SEGMENTS for part in lowered) or lowered[0] in PLACEHOLDER_FIRST_SEGMENTS:
+        return True
+    humps = _HUMPS.findall(parts[0])
+    return bool(humps) and humps[0].lower() in {"example", "sample", "foo"}  # exampleField, fooBar
 
 
 def is_generated_path(path: str) -> bool:

@@ -21,6 +21,12 @@ _CREATE = re.compile(
     r"save (?:it )?(?:as|to)|your)\b|\b(?:copy|cp|rename|move|mv)\b.*\b(?:to|as|into)\s*$",
     re.I,
 )
+_NEW = re.compile(
+    r"\b(?:new|add|adds|adding|define|defining|declare|implement|implementing|introduce|rename\w* to)\s*"
+    r"(?:(?:a|an|the|your)\s+)?(?:new\s+)?$",
+    re.I,
+)
+_ENVIRONMENT = re.compile(r"\b(?:env|environment|variables?|export|exported|set|unset|dotenv)\b|\$", re.I)
 _LAST_WORD = re.compile(r"([A-Za-z]+)\W*$")
 _NEXT_WORD = re.compile(r"^\W{0,2}\s*([A-Za-z]+)")
 
@@ -42,7 +48,7 @@ def clause_before(text: str, offset: int, limit: int = 200) -> str:
     cut = 0
     for match in _CLAUSE_BREAK.finditer(window):
         cut = match.end()
-    return window[cut:]
+    return window[cut:].rstrip("`+")  # the opening marks of a ``literal`` or `+literal+`
 
 
 def is_example(clause: str) -> bool:
@@ -53,6 +59,16 @@ def is_example(clause: str) -> bool:
 def tells_to_create(clause: str) -> bool:
     """Whether the clause tells the reader to create, copy to or own the file that follows."""
     return _CREATE.search(clause) is not None
+
+
+def introduces_new(clause: str) -> bool:
+    """Whether the words right before a literal introduce something new ("add a new `x`", "define `y`")."""
+    return _NEW.search(clause) is not None
+
+
+def mentions_environment(clause: str, after: str) -> bool:
+    """Whether the clause or the words after a literal talk about environment variables."""
+    return _ENVIRONMENT.search(clause) is not None or _ENVIRONMENT.search(after[:30]) is not None
 
 
 def noun_near(clause: str, after: str) -> NounKind | None:

@@ -6,7 +6,7 @@ import re
 
 from sextant.doc_claims.code_blocks import block_mentions
 from sextant.doc_claims.mentions import Mention, mask
-from sextant.doc_claims.name_shapes import is_external
+from sextant.doc_claims.name_shapes import is_external, looks_like_path
 
 _CODE_DIRECTIVE = re.compile(r"^([ \t]*)\.\.[ \t]+(?:code-block|code|sourcecode|prompt)::[ \t]*(\S*)", re.M)
 _LITERAL_BLOCK = re.compile(r"^([ \t]*)(?!\.\.)[^\n]*::[ \t]*$", re.M)
@@ -50,7 +50,7 @@ def rst_mentions(text: str) -> list[Mention]:
             mentions.extend(_span_mention(match, form))
             text = mask(text, match.start(), match.end())
     for target in _TARGET.finditer(text):
-        if not is_external(target.group(1)):
+        if not is_external(target.group(1)) and looks_like_path(target.group(1)):
             mentions.append(Mention(target.start(1), target.end(1), target.group(1), "link"))
     for interpreted in _INTERPRETED.finditer(text):
         mentions.append(Mention(interpreted.start(1), interpreted.end(), interpreted.group(1), "inline"))
@@ -62,7 +62,10 @@ def _span_mention(match: re.Match[str], form: str) -> list[Mention]:
         return [Mention(match.start(2), match.end(), match.group(2), "role", role=match.group(1))]
     if form == "link":
         target = match.group(2).strip()
-        return [] if is_external(target) else [Mention(match.start(2), match.end(), target, "link")]
+        # `text <name>`_ may name a reference target rather than a file: only path shapes count.
+        if is_external(target) or not looks_like_path(target):
+            return []
+        return [Mention(match.start(2), match.end(), target, "link")]
     return [Mention(match.start(1), match.end(), match.group(1), "inline")]
 
 

@@ -127,8 +127,8 @@ def _drop_runners(tokens: list[str]) -> list[str]:
 def _program_claims(program: str, args: list[str]) -> list[Draft]:
     """A command of this repository (or an unknown tool: the checker decides): `program sub` and flags."""
     drafts: list[Draft] = []
-    positional = [a for a in args if not a.startswith("-") and not _REDIRECT.match(a)]
-    sub = positional[0] if positional and shapes.SUBCOMMAND.match(positional[0]) else None
+    # A subcommand comes right after the program; a word after a flag is usually that flag's value.
+    sub = args[0] if args and shapes.SUBCOMMAND.match(args[0]) else None
     if sub is not None and shapes.is_placeholder(sub):
         sub = None
     command = f"{program} {sub}" if sub else program
