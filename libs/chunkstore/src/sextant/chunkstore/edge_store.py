@@ -46,7 +46,8 @@ class EdgeChunkStore:
     """Embedded chunk store on disk, the default run mode.
 
     The shard lives in `path / collection`, so several embedding models can sit under one base folder.
-    The engine writes a WAL (a crash after `upsert` returns loses nothing) and holds an exclusive lock
+    The engine writes a WAL (a process that dies after `upsert` returns loses nothing; tested with
+    `os._exit`, not with power loss) and holds an exclusive lock
     on its directory, so one process owns a store at a time. qdrant-edge-py 0.9 keeps the GIL for the
     whole of every call (measured), so calls cannot overlap anyway; a lock serialises them explicitly,
     which also makes `close()` safe while other threads are using the store.
@@ -73,7 +74,11 @@ class EdgeChunkStore:
             self._shard: qe.EdgeShard | None = qe.EdgeShard.load(str(self._directory), config)
         else:
             self._shard = qe.EdgeShard.create(str(self._directory), config)
-        self._ensure_payload_indexes()
+        try:
+            self._ensure_payload_indexes()
+        except BaseException:
+            self.close()  # release the directory lock, or no later open could succeed
+            raise
         logger.info("opened embedded chunk store %s at %s", collection, self._directory)
 
     @property
