@@ -1,0 +1,39 @@
+"""Reviewer settings."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from sextant.config import env_int
+
+RETRIEVAL_LIMIT = 50
+"""Chunks the hybrid search returns for a review (the seed's 50)."""
+QUERY_MAX_CHARS = 4_000
+"""Bound on the retrieval query built from the title and the diff."""
+REVIEW_MAX_TOKENS = 4_096
+"""Output budget of the review model call."""
+
+
+@dataclass(frozen=True)
+class ReviewerSettings:
+    """What the reviewer needs; see .env.example."""
+
+    retrieval_limit: int = RETRIEVAL_LIMIT
+    """REVIEW_RETRIEVAL_LIMIT."""
+    query_max_chars: int = QUERY_MAX_CHARS
+    """REVIEW_QUERY_MAX_CHARS."""
+    max_tokens: int = REVIEW_MAX_TOKENS
+    """REVIEW_MAX_TOKENS."""
+    env: Mapping[str, str] = field(default_factory=dict, repr=False)
+    """The environment, for provider tokens when a diff must be computed from refs."""
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> ReviewerSettings:
+        """Read the settings from environment variables."""
+        return cls(
+            retrieval_limit=env_int(env, "REVIEW_RETRIEVAL_LIMIT", RETRIEVAL_LIMIT),
+            query_max_chars=env_int(env, "REVIEW_QUERY_MAX_CHARS", QUERY_MAX_CHARS),
+            max_tokens=env_int(env, "REVIEW_MAX_TOKENS", REVIEW_MAX_TOKENS),
+            env=dict(env),
+        )

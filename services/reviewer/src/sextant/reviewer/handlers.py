@@ -1,0 +1,166 @@
+"""Review a change: retrieve context, apply the recency rules, ask a model or report the evidence."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import cast
+
+from sextant.config import provider_token
+from sextant.contracts import (
+    ContextItem,
+    ReviewCompleted,
+    ReviewFinding,
+    ReviewRequested,
+    StageFailed,
+    TokenUsage,
+    event_id_for,
+    utc_now_iso,
+)
+from sextant.gitsource.access import Provider, RepoSource
+from sextant.gitsource.errors import GitSourceError
+from sextant.llm import LanguageModelError
+from sextant.reviewer.deps import ReviewerDeps
+from sextant.reviewer.diff_reading import read_diff
+from sextant.reviewer.doc_drift import find_doc_drift
+from sextant.reviewer.findings import parse_findings
+from sextant.reviewer.prompt import REVIEW_SYSTEM_PROMPT, build_review_prompt
+from sextant.reviewer.recency_context import ContextDecision, apply_recency_to_context, known_date
+from sextant.reviewer.report import render_review
+from sextant.reviewer.retrieval import build_query, retrieve
+from sextant.telemetry import tracer
+
+STAGE = "reviewer"
+logger = logging.getLogger(__name__)
+_tracer = tracer(__name__)
+
+
+class ReviewInputError(ValueError):
+    """The request cannot be reviewed as given (no diff, unknown refs)."""
+
+
+async def on_review_requested(event: ReviewRequested, deps: ReviewerDeps) -> list[ReviewCompleted | StageFailed]:
+    """Review one change.
+
+    Args:
+        event: What to review: a diff, or base/head refs of the repository.
+        deps: Store, embedders, reranker, model (or None) and the git mirror.
+
+    Returns:
+        A ReviewCompleted, or a StageFailed saying why the change could not be read.
+    """
+    try:
+        diff = event.diff if event.diff else await asyncio.to_thread(_diff_from_refs, event, deps)
+    except (GitSourceError, ReviewInputError) as error:
+        return [_failed(event, str(error))]
+    summary = read_diff(diff)
+    query = build_query(event.title, event.description, summary, deps.settings.query_max_chars)
+    retrieval = await retrieve(
+        store=deps.store, embedder=deps.embedder, sparse=deps.sparse, reranker=deps.reranker,
+        repo_key=event.repo.repo_key, query=query, limit=deps.settings.retrieval_limit,
+    )  # fmt: skip
+    warnings = list(retrieval.warnings)
+    if not retrieval.chunks:
+        warnings.append(f"nothing is indexed for {event.repo.repo_key}: run `sextant index` first")
+    with _tracer.start_as_current_span("reviewer.recency") as span:
+        decisions, median = apply_recency_to_context(retrieval.chunks)
+        span.set_attribute("sextant.dropped", sum(1 for d in decisions if not d.kept))
+    with _tracer.start_as_current_span("reviewer.prompt") as span:
+        prompt = build_review_prompt(title=event.title, description=event.description, diff=diff, decisions=decisions)
+        span.set_attribute("sextant.prompt_chars", len(prompt))
+    with _tracer.start_as_current_span("reviewer.doc_drift"):
+        payloads = await asyncio.to_thread(lambda: list(deps.store.scroll_payloads(event.repo.repo_key, 256)))
+        drift = find_doc_drift(payloads, summary)
+    review, usage, model, provider = await _model_review(deps, prompt, warnings)
+    context = [_context_item(decision) for decision in decisions]
+    findings = [*review, *drift]
+    return [
+        ReviewCompleted(
+            event_id=event_id_for(ReviewCompleted, event.run_id, event.event_id),
+            run_id=event.run_id,
+            occurred_at=utc_now_iso(),
+            repo=event.repo,
+            request_id=event.event_id,
+            pr_number=event.pr_number,
+            findings=findings,
+            context=context,
+            markdown=render_review(
+                title=event.title,
+                findings=findings,
+                context=context,
+                median_code=median,
+                model=model,
+                warnings=warnings,
+            ),
+            model=model,
+            provider=provider,
+            usage=usage,
+            warnings=warnings,
+            prompt=prompt,
+        )
+    ]
+
+
+async def _model_review(
+    deps: ReviewerDeps, prompt: str, warnings: list[str]
+) -> tuple[list[ReviewFinding], TokenUsage, str, str]:
+    if deps.model is None:
+        return [], TokenUsage(), "none", "none"
+    attributes = {"gen_ai.system": deps.model.provider, "gen_ai.request.model": deps.model.model}
+    with _tracer.start_as_current_span("reviewer.model_call", attributes=attributes) as span:
+        try:
+            completion = await deps.model.complete(
+                system=REVIEW_SYSTEM_PROMPT, prompt=prompt, max_tokens=deps.settings.max_tokens
+            )
+        except LanguageModelError as error:
+            warnings.append(f"the language model failed ({error}); this review is evidence only")
+            logger.warning("review model call failed: %s", error)
+            return [], TokenUsage(), "none", "none"
+        span.set_attributes(
+            {
+                "gen_ai.usage.input_tokens": completion.input_tokens,
+                "gen_ai.usage.output_tokens": completion.output_tokens,
+            }
+        )
+    usage = TokenUsage(input_tokens=completion.input_tokens, output_tokens=completion.output_tokens)
+    return parse_findings(completion.text), usage, completion.model, completion.provider
+
+
+def _diff_from_refs(event: ReviewRequested, deps: ReviewerDeps) -> str:
+    if not (event.base_ref and event.head_ref):
+        raise ReviewInputError("a ReviewRequested needs a diff, or both base_ref and head_ref")
+    source = RepoSource(
+        url=event.repo.url,
+        branch=event.repo.branch,
+        token=provider_token(deps.settings.env, event.repo.provider),
+        provider=cast(Provider, event.repo.provider),  # RepoSource validates it
+    )
+    deps.mirror.sync(source)
+    return deps.mirror.diff(source, event.base_ref, event.head_ref)
+
+
+def _context_item(decision: ContextDecision) -> ContextItem:
+    payload = decision.chunk.payload
+    return ContextItem(
+        path=payload.path,
+        kind="doc" if payload.kind == "doc" else "code",
+        score=decision.chunk.score,
+        last_modified_at=known_date(payload),
+        kept=decision.kept,
+        reason=decision.reason,
+        start_line=payload.start_line,
+        end_line=payload.end_line,
+    )
+
+
+def _failed(event: ReviewRequested, reason: str) -> StageFailed:
+    return StageFailed(
+        event_id=event_id_for(StageFailed, event.run_id, STAGE, event.event_id),
+        run_id=event.run_id,
+        occurred_at=utc_now_iso(),
+        repo=event.repo,
+        stage=STAGE,
+        reason=reason,
+        cause_event_id=event.event_id,
+        cause_type="review.requested",
+    )

@@ -1,0 +1,54 @@
+"""The review prompt: the change, then the codebase context framed so that code outranks docs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sextant.llm.untrusted import UNTRUSTED_DATA_RULE, fence_untrusted
+from sextant.reviewer.recency_context import ContextDecision
+
+CODE_IS_AUTHORITATIVE = "Where documentation and code conflict, the code is authoritative."
+
+REVIEW_SYSTEM_PROMPT = f"""You are a careful senior engineer reviewing a change to a repository.
+Report real problems: bugs, security issues, broken contracts, missing tests, and documentation the
+change makes wrong. Be specific and cite file and line. Do not praise; do not restate the diff.
+{UNTRUSTED_DATA_RULE}
+
+Answer with a JSON array only, each item {{"path": str, "line": int|null, "severity":
+"info"|"warning"|"error", "message": str}}. An empty array means nothing worth saying."""
+
+
+def build_review_prompt(
+    *,
+    title: str,
+    description: str,
+    diff: str,
+    decisions: Sequence[ContextDecision],
+    max_diff_chars: int = 60_000,
+) -> str:
+    """The user prompt: the change (fenced) and the kept context chunks with their headers (fenced).
+
+    Args:
+        title: Title of the change.
+        description: Its description.
+        diff: The unified diff (cut at ``max_diff_chars``, saying so).
+        decisions: The recency decisions; only kept chunks appear.
+        max_diff_chars: Bound on the diff's share of the prompt.
+
+    Returns:
+        The prompt text.
+    """
+    shown_diff = diff if len(diff) <= max_diff_chars else diff[:max_diff_chars] + "\n[diff cut here]"
+    parts = [
+        "## Change under review",
+        fence_untrusted("change title and description", f"{title}\n\n{description}".strip()),
+        fence_untrusted("unified diff", shown_diff),
+        "## Codebase context",
+        "Chunks retrieved from the repository for this change, most relevant first. Each header gives "
+        "the file, lines and last-modified date. " + CODE_IS_AUTHORITATIVE,
+    ]
+    for decision in decisions:
+        if decision.kept:
+            parts.append(decision.header)
+            parts.append(fence_untrusted(decision.chunk.payload.path, decision.chunk.payload.text))
+    return "\n\n".join(parts)

@@ -1,0 +1,64 @@
+"""The review as Markdown: findings, doc drift, and the context bundle with its ages and demotions."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sextant.contracts import ContextItem, ReviewFinding
+
+
+def render_review(
+    *,
+    title: str,
+    findings: Sequence[ReviewFinding],
+    context: Sequence[ContextItem],
+    median_code: str | None,
+    model: str,
+    warnings: Sequence[str],
+) -> str:
+    """A readable review.
+
+    Args:
+        title: Title of the change.
+        findings: Review findings and doc drift.
+        context: Provenance of every retrieved chunk.
+        median_code: Median date of the retrieved code.
+        model: The model used, or "none".
+        warnings: Problems that did not stop the review.
+
+    Returns:
+        Markdown.
+    """
+    lines = [f"# Review: {title or 'change'}", ""]
+    if model == "none":
+        lines += [
+            "_No language model was used: this review lists what the index shows — docs this change "
+            "makes stale, and the context a reviewer should read — not an opinion on the code._",
+            "",
+        ]
+    for warning in warnings:
+        lines.append(f"> warning: {warning}")
+    review = [f for f in findings if f.kind != "doc_drift"]
+    drift = [f for f in findings if f.kind == "doc_drift"]
+    if review:
+        lines += ["## Findings", ""]
+        lines += [f"- **{f.severity}** `{f.path}{':' + str(f.line) if f.line else ''}` {f.message}" for f in review]
+        lines.append("")
+    lines += ["## Doc drift", ""]
+    lines += [f"- `{f.path}:{f.line}` {f.message}" for f in drift] or ["- No doc references what this change removes."]
+    kept = sum(1 for item in context if item.kept)
+    lines += [
+        "",
+        "## Context",
+        "",
+        f"{len(context)} chunks retrieved, {kept} kept; median date of retrieved code: {median_code or 'unknown'}.",
+        "",
+        "| kept | kind | chunk | last modified | score | why |",
+        "|---|---|---|---|---|---|",
+    ]
+    for item in context:
+        score = "-" if item.score is None else f"{item.score:.2f}"
+        date = (item.last_modified_at or "unknown")[:10]
+        where = f"{item.path}:{item.start_line}-{item.end_line}"
+        lines.append(f"| {'yes' if item.kept else 'no'} | {item.kind} | `{where}` | {date} | {score} | {item.reason} |")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,90 @@
+"""Hybrid retrieval for a change: a bounded query, dense + sparse search fused with RRF, then rerank."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from sextant.chunkstore import ChunkStore, ScoredChunk
+from sextant.embedding import DenseEmbedder, SparseEncoder
+from sextant.rerank import Reranker
+from sextant.reviewer.diff_reading import DiffSummary
+from sextant.reviewer.recency_context import RetrievedChunk
+from sextant.telemetry import tracer
+
+_tracer = tracer(__name__)
+
+
+def build_query(title: str, description: str, diff: DiffSummary, max_chars: int) -> str:
+    """The retrieval query: title, the start of the description, changed files, identifiers, changed lines.
+
+    Bounded to ``max_chars`` so a huge diff never makes a huge query.
+    """
+    parts = [title.strip(), description.strip()[:500]]
+    parts.append(" ".join(change.new_path for change in diff.files if not change.deleted))
+    parts.append(" ".join(diff.touched_identifiers()))
+    for change in diff.files:
+        parts.extend(line.strip() for line in change.added + change.removed if line.strip())
+    query = "\n".join(part for part in parts if part)
+    return query[:max_chars]
+
+
+def distinct_symbols(hits: list[ScoredChunk]) -> list[ScoredChunk]:
+    """Keep the best-ranked window of each symbol that was split into windows (hits are best first)."""
+    seen: set[tuple[str, str | None, str | None, str]] = set()
+    kept = []
+    for hit in hits:
+        payload = hit.payload
+        if payload.window_count > 1:
+            key = (payload.path, payload.symbol, payload.parent, payload.symbol_type)
+            if key in seen:
+                continue
+            seen.add(key)
+        kept.append(hit)
+    return kept
+
+
+@dataclass(frozen=True)
+class Retrieval:
+    """What retrieval found, and what went wrong without stopping it."""
+
+    chunks: list[RetrievedChunk]
+    rerank_model: str
+    warnings: list[str]
+
+
+async def retrieve(
+    *,
+    store: ChunkStore,
+    embedder: DenseEmbedder,
+    sparse: SparseEncoder,
+    reranker: Reranker,
+    repo_key: str,
+    query: str,
+    limit: int,
+) -> Retrieval:
+    """Hybrid search, de-duplicated per symbol, reranked best first.
+
+    Args:
+        store: The chunk store.
+        embedder: Dense query embedding.
+        sparse: BM25 query encoding.
+        reranker: Cohere or the local fallback; it never raises.
+        repo_key: Repository to search.
+        query: The retrieval query.
+        limit: How many hits to fuse (the seed's 50).
+
+    Returns:
+        The reranked chunks (scores None when rerank failed) and any warnings.
+    """
+    with _tracer.start_as_current_span("reviewer.hybrid_search") as span:
+        dense = await embedder.embed_query(query)
+        hits = await asyncio.to_thread(store.hybrid_search, repo_key, dense, sparse.encode_query(query), limit)
+        hits = distinct_symbols(hits)
+        span.set_attributes({"sextant.hits": len(hits), "sextant.limit": limit})
+    with _tracer.start_as_current_span("reviewer.rerank", attributes={"sextant.reranker": reranker.name}) as span:
+        result = await reranker.rerank(query, [hit.payload.text for hit in hits])
+        span.set_attribute("sextant.rerank.model", result.model)
+    warnings = [result.warning] if result.warning else []
+    chunks = [RetrievedChunk(payload=hits[i].payload, score=result.score(i)) for i in result.order]
+    return Retrieval(chunks=chunks, rerank_model=result.model, warnings=warnings)

@@ -1,0 +1,72 @@
+"""Reading a diff, and finding docs that a change makes stale."""
+
+from __future__ import annotations
+
+from sextant.chunkstore import ChunkPayload
+from sextant.reviewer.diff_reading import read_diff
+from sextant.reviewer.doc_drift import find_doc_drift
+from sextant.reviewer.findings import parse_findings
+from sextant.reviewer.retrieval import build_query
+
+DIFF = """diff --git a/src/auth.py b/src/auth.py
+index 1111111..2222222 100644
+--- a/src/auth.py
++++ b/src/auth.py
+@@ -1,6 +1,6 @@
+-def login_user(name, password):
++def authenticate(name, password):
+     \"\"\"Check a password.\"\"\"
+     return check(name, password)
+-def refresh(token):
++def refresh(token, ttl):
+     return token
+diff --git a/src/legacy.py b/src/legacy.py
+deleted file mode 100644
+--- a/src/legacy.py
++++ /dev/null
+@@ -1,2 +0,0 @@
+-def old_helper():
+-    pass
+"""
+
+
+def doc(path: str, text: str) -> ChunkPayload:
+    return ChunkPayload(
+        repo_key="r", path=path, blob_sha="b", kind="doc", language="markdown", start_line=1,
+        end_line=text.count("\n") + 1, text=text, indexed_at="2026-01-01T00:00:00Z",
+    )  # fmt: skip
+
+
+def test_read_diff_finds_removed_rewritten_symbols_and_paths() -> None:
+    summary = read_diff(DIFF)
+    assert summary.removed_symbols == {"login_user": "src/auth.py", "old_helper": "src/legacy.py"}
+    assert summary.rewritten_symbols == {"refresh": "src/auth.py"}
+    assert summary.removed_paths == ["src/legacy.py"]
+    assert "authenticate" in summary.touched_identifiers()
+
+
+def test_docs_naming_what_the_change_removes_are_doc_drift() -> None:
+    payloads = [
+        doc("docs/design.md", "# Auth\n\nCall `login_user()` to sign in.\nSee [legacy](../src/legacy.py).\n"),
+        doc("docs/fresh.md", "# Auth\n\nCall `authenticate()`.\n"),
+        doc("CHANGELOG.md", "## 1.0\n\n- Added `login_user()`.\n"),
+    ]
+    findings = find_doc_drift(payloads, read_diff(DIFF))
+    assert {(f.doc, f.line, f.kind) for f in findings} >= {("docs/design.md", 3, "doc_drift")}
+    assert all(f.doc == "docs/design.md" for f in findings)
+    assert "login_user" in findings[0].message
+
+
+def test_query_is_bounded() -> None:
+    summary = read_diff(DIFF * 200)
+    query = build_query("Rename login", "x" * 10_000, summary, 4_000)
+    assert len(query) <= 4_000
+    assert query.startswith("Rename login")
+
+
+def test_model_findings_are_parsed_from_json_amid_prose() -> None:
+    text = 'Here you go:\n[{"path": "src/auth.py", "line": 2, "severity": "error", "message": "breaks callers"}]'
+    [finding] = parse_findings(text)
+    assert (finding.path, finding.line, finding.severity, finding.kind) == ("src/auth.py", 2, "error", "review")
+    assert parse_findings("no json here")[0].message == "no json here"
+    assert parse_findings("[]") == []
