@@ -73,9 +73,7 @@ def test_symbols_are_found_anywhere(facts: CodeFacts) -> None:
     )
     assert found["login()"].evidence == "defined in src/app/auth.py:14 (function login)"
     assert found["Session.refresh"].evidence == "defined in src/app/auth.py:10 (method Session.refresh)"
-    assert {found[r].status for r in ("app.auth.login", "app.auth", "Session.refresh()", "refresh")} == {
-        "verified"
-    }
+    assert {found[r].status for r in ("app.auth.login", "app.auth", "Session.refresh()", "refresh")} == {"verified"}
     assert found["app.auth"].evidence == "module app.auth is src/app/auth.py"
 
 
@@ -87,10 +85,7 @@ def test_absent_symbols_contradict_unless_generic_or_foreign(facts: CodeFacts) -
         "JetStream": "unverifiable",
         "refresh_all_tokens": "contradicted",
     }
-    assert (
-        found["authenticate_user()"].evidence
-        == "no file or symbol named authenticate_user in the indexed code"
-    )
+    assert found["authenticate_user()"].evidence == "no file or symbol named authenticate_user in the indexed code"
     assert "np is not a package or symbol" in found["np.array"].evidence
 
 
@@ -160,9 +155,7 @@ def test_changelog_claims_produce_no_findings(facts: CodeFacts) -> None:
 
 
 def test_findings_are_sorted_deterministically(facts: CodeFacts) -> None:
-    claims = extract_claims("b.md", "`zeta_fn()` `alpha_fn()`\n`login()`\n") + extract_claims(
-        "a.md", "`QDRANT_URL`\n"
-    )
+    claims = extract_claims("b.md", "`zeta_fn()` `alpha_fn()`\n`login()`\n") + extract_claims("a.md", "`QDRANT_URL`\n")
     findings = check_claims(list(reversed(claims)), facts, doc_dates={})
     assert [(f.doc, f.line, f.ref) for f in findings] == [
         ("a.md", 1, "QDRANT_URL"),

@@ -19,9 +19,7 @@ def test_facts_hold_files_folders_symbols_identifiers_and_dates(code_chunks: lis
     assert "docs/guide/setup.md" in facts.files
     assert "docs/guide/setup.md" not in facts.code_files
     assert {"src", "src/app", "docs", "docs/guide"} <= facts.directories
-    assert [(s.path, s.line, s.symbol_type) for s in facts.symbols["refresh"]] == [
-        ("src/app/auth.py", 10, "method")
-    ]
+    assert [(s.path, s.line, s.symbol_type) for s in facts.symbols["refresh"]] == [("src/app/auth.py", 10, "method")]
     assert "Session.refresh" in facts.qualified_symbols
     assert "app.auth.login" in facts.qualified_symbols
     assert facts.modules["app.auth"] == "src/app/auth.py"

@@ -88,11 +88,7 @@ def test_console_block_takes_prompted_lines_only() -> None:
 
 
 def test_unlabelled_and_non_shell_blocks_are_examples() -> None:
-    text = (
-        "```\nsextant index\n```\n"
-        "```yaml\nserver:\n  port: 8080\n```\n"
-        "```python\nresult = do_things(x)\n```\n"
-    )
+    text = "```\nsextant index\n```\n```yaml\nserver:\n  port: 8080\n```\n```python\nresult = do_things(x)\n```\n"
     assert found(text) == []
 
 
@@ -133,10 +129,7 @@ def test_plain_words_numbers_http_and_placeholders_are_not_claims() -> None:
 
 
 def test_examples_in_prose_are_not_claims() -> None:
-    text = (
-        "Name stages clearly (e.g. `load_chunks`, `embed_batch`), for example `run_all()`.\n"
-        "But `real_one` is.\n"
-    )
+    text = "Name stages clearly (e.g. `load_chunks`, `embed_batch`), for example `run_all()`.\nBut `real_one` is.\n"
     assert found(text) == [(2, "symbol", "real_one")]
 
 

@@ -76,9 +76,7 @@ def test_upper_case_names_are_firm_env_claims_only_where_the_environment_is_disc
 def test_declared_programs_decide_whose_command_it_is(chunk: MakeChunk) -> None:
     facts = CodeFacts.from_payloads(
         [
-            chunk(
-                "pyproject.toml", '[project]\nname = "acme"\n\n[project.scripts]\nacme = "acme.cli:main"\n'
-            ),
+            chunk("pyproject.toml", '[project]\nname = "acme"\n\n[project.scripts]\nacme = "acme.cli:main"\n'),
             chunk("web/package.json", '{"name": "@acme/web", "bin": {"acme-web": "bin/run.js"}}\n'),
             chunk(
                 "tools/gen.py",

@@ -38,9 +38,7 @@ CHANGELOG = "# Changelog\n\n## 0.9\n- Renamed `authenticate_user()` to `login()`
 def repository(chunk: MakeChunk, code_chunks: list[ChunkPayload]) -> list[ChunkPayload]:
     return [
         *code_chunks,
-        chunk(
-            "docs/design.md", DESIGN, date="2024-03-01T00:00:00Z", symbol="Auth design", symbol_type="section"
-        ),
+        chunk("docs/design.md", DESIGN, date="2024-03-01T00:00:00Z", symbol="Auth design", symbol_type="section"),
         chunk("docs/notes.md", README, date="2026-01-05T00:00:00Z"),
         chunk("CHANGELOG.md", CHANGELOG, date="2026-01-05T00:00:00Z"),
         chunk("docs/changelog/0.8.md", "- `gone_function()`\n", date="2025-01-01T00:00:00Z"),
@@ -129,9 +127,7 @@ def test_rendering_puts_contradictions_first_and_respects_the_limit(repository: 
         "- docs/design.md:3 `authenticate_user()` (symbol) — contradicted: "
         "no file or symbol named authenticate_user in the indexed code"
     )
-    assert bullets[1].startswith(
-        "- docs/design.md:3 `NATS_URL` (env) — outdated: doc last modified 2024-03-01"
-    )
+    assert bullets[1].startswith("- docs/design.md:3 `NATS_URL` (env) — outdated: doc last modified 2024-03-01")
     assert bullets[-1] == "- … 7 more findings not shown"
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from sextant.doc_claims.code_blocks import block_mentions
-from sextant.doc_claims.mentions import Mention, mask
+from sextant.doc_claims.mentions import Mention, mask_spans
 from sextant.doc_claims.name_shapes import is_external
 
 _DELIMITER = re.compile(r"^(-{4,}|\.{4,}|`{3,})[ \t]*$")
@@ -28,22 +28,27 @@ def asciidoc_mentions(text: str) -> list[Mention]:
         (`` `name` ``, `` `+name+` ``) or passthrough (`+name+`) literals outside external links.
     """
     mentions, text = _listing_blocks(text)
+    spans: list[tuple[int, int]] = []
     for macro in _LINK_MACRO.finditer(text):
         target = macro.group(2)
         if is_external(target):
-            text = mask(text, macro.start(), macro.end())  # a name behind an external link is not ours
+            spans.append((macro.start(), macro.end()))  # a name behind an external link is not ours
             continue
         mentions.append(Mention(macro.start(2), macro.end(), target, "link", role=macro.group(1)))
-        text = mask(text, macro.start(), macro.start(3))  # the link text may still hold literals
+        spans.append((macro.start(), macro.start(3)))  # the link text may still hold literals
+    text = mask_spans(text, spans)
+    spans = []
     for reference in _CROSS_REFERENCE.finditer(text):
         mentions.append(Mention(reference.start(1), reference.end(), reference.group(1), "link"))
-        text = mask(text, reference.start(), reference.end())
-    for url in _URL_MACRO.finditer(text):
-        text = mask(text, url.start(), url.end())  # a name behind an external link is not ours
+        spans.append((reference.start(), reference.end()))
+    text = mask_spans(text, spans)
+    text = mask_spans(text, [url.span() for url in _URL_MACRO.finditer(text)])  # external: not ours
     for pattern, group in ((_MONOSPACE, 3), (_PASSTHROUGH, 2)):
+        spans = []
         for literal in pattern.finditer(text):
             mentions.append(Mention(literal.start(group), literal.end(), literal.group(group), "inline"))
-            text = mask(text, literal.start(), literal.end())
+            spans.append(literal.span())
+        text = mask_spans(text, spans)
     return sorted(mentions, key=lambda m: m.offset)
 
 
@@ -72,6 +77,4 @@ def _listing_blocks(text: str) -> tuple[list[Mention], str]:
         mentions.extend(block_mentions(language, body))
         spans.append((offsets[index], offsets[min(end + 1, len(lines))]))
         index = end + 1
-    for start, stop in spans:
-        text = mask(text, start, stop)
-    return mentions, text
+    return mentions, mask_spans(text, spans)

@@ -142,9 +142,7 @@ def _resolve_path(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR091
         return Resolution("unverifiable", f"{target} is a kind of file the index does not hold")
     if claim.explicit:
         return Resolution("contradicted", f"no file or folder {target} in the indexed files")
-    return Resolution(
-        "unverifiable", f"no file named {target} in the indexed files; it may be the reader's own file"
-    )
+    return Resolution("unverifiable", f"no file named {target} in the indexed files; it may be the reader's own file")
 
 
 def _doc_alternatives(candidate: str) -> list[str]:
@@ -217,22 +215,16 @@ def _program(command: str, facts: CodeFacts) -> tuple[str, str | None] | None:
 def _resolve_flag(claim: Claim, facts: CodeFacts) -> Resolution:
     flag = claim.target
     if claim.command is not None and _program(claim.command, facts) is None:
-        return Resolution(
-            "unverifiable", f"a flag of {claim.command}, which the indexed code does not define"
-        )
+        return Resolution("unverifiable", f"a flag of {claim.command}, which the indexed code does not define")
     if (site := facts.identifiers.get(flag)) is not None:
         return Resolution("verified", f"appears in {_where(site)}", site.path)
     bare = flag.lstrip("-")
     for name in (bare.replace("-", "_"), bare.removeprefix("no-").replace("-", "_")):
         if len(name) > 1 and (site := facts.identifiers.get(name)) is not None:
-            return Resolution(
-                "verified", f"parameter {name} in {_where(site)} (the flag's derived name)", site.path
-            )
+            return Resolution("verified", f"parameter {name} in {_where(site)} (the flag's derived name)", site.path)
     if claim.explicit:
         return Resolution("contradicted", f"{flag} appears nowhere in the indexed code")
-    return Resolution(
-        "unverifiable", f"{flag} is not in the indexed code; a short flag may belong to another tool"
-    )
+    return Resolution("unverifiable", f"{flag} is not in the indexed code; a short flag may belong to another tool")
 
 
 def _resolve_cli(claim: Claim, facts: CodeFacts) -> Resolution:
@@ -243,9 +235,7 @@ def _resolve_cli(claim: Claim, facts: CodeFacts) -> Resolution:
         return Resolution("contradicted", f"no command {words[0]} in the indexed code")
     program = _program(claim.command, facts)
     if program is None:
-        return Resolution(
-            "unverifiable", f"{claim.command} is not a command of the indexed code (another tool?)"
-        )
+        return Resolution("unverifiable", f"{claim.command} is not a command of the indexed code (another tool?)")
     evidence, path = program
     if len(words) < 2:
         return Resolution("verified", evidence, path)
@@ -264,9 +254,7 @@ def _resolve_config_key(claim: Claim, facts: CodeFacts) -> Resolution:
     sites = [facts.identifiers.get(p) or facts.identifiers.get(p.replace("_", "-")) for p in parts]
     last = sites[-1] if sites else None
     if len(parts) > 1 and all(sites) and last is not None:
-        return Resolution(
-            "verified", f"keys {', '.join(parts)} appear in the code ({_where(last)})", last.path
-        )
+        return Resolution("verified", f"keys {', '.join(parts)} appear in the code ({_where(last)})", last.path)
     if claim.explicit:
         return Resolution("contradicted", f"no key {key} in the indexed code")
     return Resolution("unverifiable", f"{key} is not in the indexed code")

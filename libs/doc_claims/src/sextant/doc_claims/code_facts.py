@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
@@ -138,21 +137,24 @@ class CodeFactsCollector:
             _keep_first(self._qualified[form], (site.path, qualified), site)
 
     def _add_identifiers(self, path: str, start_line: int, text: str) -> None:
-        first_offsets: dict[str, int] = {}
-        for match in _TOKEN.finditer(text):
-            token = match.group(0)
-            first_offsets.setdefault(token, match.start())
-            if not token.startswith("-") and _COMPOUND_PARTS.search(token):
-                for part in _COMPOUND_PARTS.split(token):
-                    first_offsets.setdefault(part, match.start())
-        line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
-        for token, offset in first_offsets.items():
-            current = self._identifiers.get(token)
+        """Record the first line of each token in this chunk, where it beats what is known."""
+        first_lines: dict[str, int] = {}
+        # Set operations per line keep the Python-level loop to tokens not seen yet in this chunk.
+        for index, line in enumerate(text.split("\n")):
+            fresh = set(_TOKEN.findall(line)).difference(first_lines)
+            for token in fresh:
+                first_lines[token] = index
+                if token[0] != "-" and ("." in token or "-" in token):
+                    for part in _COMPOUND_PARTS.split(token):
+                        first_lines.setdefault(part, index)
+        identifiers = self._identifiers
+        for token, index in first_lines.items():
+            current = identifiers.get(token)
             if current is not None and current.path < path:
                 continue
-            site = Site(path, start_line + bisect.bisect_right(line_starts, offset) - 1)
+            site = Site(path, start_line + index)
             if current is None or site < current:
-                self._identifiers[token] = site
+                identifiers[token] = site
 
     def build(self) -> CodeFacts:
         """The gathered facts."""

@@ -137,11 +137,7 @@ def _drafts(mention: Mention, text: str) -> list[Draft]:  # noqa: PLR0911 - one 
         name = mention.text.split("=", 1)[0].replace("export", "").strip()
         return [Draft("env", name, name)]
     if mention.form == "python_import":
-        return [
-            Draft("symbol", name, name)
-            for name in python_imports(mention.text)
-            if not shapes.is_placeholder(name)
-        ]
+        return [Draft("symbol", name, name) for name in python_imports(mention.text) if not shapes.is_placeholder(name)]
     if mention.form == "example":
         return []
     if mention.form == "link":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from sextant.doc_claims.code_blocks import block_mentions
-from sextant.doc_claims.mentions import Mention, mask
+from sextant.doc_claims.mentions import Mention, mask_spans
 from sextant.doc_claims.name_shapes import is_external
 
 # Any indentation: MyST admonitions and list items nest fences deeper than CommonMark's three spaces.
@@ -30,7 +30,7 @@ def markdown_mentions(text: str) -> list[Mention]:
         the text of an external link: a name behind a URL is about someone else's code).
     """
     mentions, text = _fenced_blocks(text)
-    text = _HTML_COMMENT.sub(lambda m: mask(m.group(0), 0, len(m.group(0))), text)
+    text = mask_spans(text, [comment.span() for comment in _HTML_COMMENT.finditer(text)])
     external: list[tuple[int, int]] = []
     for link in _LINK.finditer(text):
         target = link.group(3)
@@ -41,9 +41,9 @@ def markdown_mentions(text: str) -> list[Mention]:
     for definition in _REFERENCE_DEFINITION.finditer(text):
         if not is_external(definition.group(1)):
             mentions.append(Mention(definition.start(1), definition.end(1), definition.group(1), "link"))
-    for role in _MYST_ROLE.finditer(text):
-        mentions.append(Mention(role.start(2), role.end(), role.group(2), "role", role=role.group(1)))
-        text = mask(text, role.start(), role.end())
+    roles = list(_MYST_ROLE.finditer(text))
+    mentions += [Mention(role.start(2), role.end(), role.group(2), "role", role=role.group(1)) for role in roles]
+    text = mask_spans(text, [role.span() for role in roles])
     for code in _INLINE_CODE.finditer(text):
         if any(start <= code.start() < end for start, end in external):
             continue
@@ -63,10 +63,7 @@ def _fenced_blocks(text: str) -> tuple[list[Mention], str]:
         offsets.append(offsets[-1] + len(line))
     # Each line without its blockquote markers (`> `), and how many characters those took.
     quoted = [_QUOTE.match(line) for line in lines]
-    bare = [
-        line[q.end() :].rstrip("\r\n") if q else line.rstrip("\r\n")
-        for line, q in zip(lines, quoted, strict=True)
-    ]
+    bare = [line[q.end() :].rstrip("\r\n") if q else line.rstrip("\r\n") for line, q in zip(lines, quoted, strict=True)]
     skip = [q.end() if q else 0 for q in quoted]
     index = 0
     spans: list[tuple[int, int]] = []
@@ -84,6 +81,4 @@ def _fenced_blocks(text: str) -> tuple[list[Mention], str]:
         mentions.extend(block_mentions(info, body))
         spans.append((offsets[index], offsets[min(end + 1, len(lines))]))
         index = end + 1
-    for start, stop in spans:
-        text = mask(text, start, stop)
-    return mentions, text
+    return mentions, mask_spans(text, spans)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal
+
+_NOT_NEWLINE = re.compile(r"[^\n]")
 
 MentionForm = Literal["inline", "link", "role", "shell", "env_file", "python_import", "example"]
 
@@ -24,7 +27,18 @@ class Mention:
     """The Sphinx role or directive (`func`, `envvar`, `include`), when there is one."""
 
 
-def mask(text: str, start: int, end: int) -> str:
-    """Blank out text[start:end] keeping newlines, so offsets and line numbers stay true."""
-    blanked = "".join("\n" if char == "\n" else " " for char in text[start:end])
-    return text[:start] + blanked + text[end:]
+def mask_spans(text: str, spans: list[tuple[int, int]]) -> str:
+    """Blank out many spans in one pass (masking them one by one would copy the text each time)."""
+    if not spans:
+        return text
+    pieces: list[str] = []
+    position = 0
+    for span_start, span_end in sorted(spans):
+        start = max(span_start, position)
+        if span_end <= start:
+            continue
+        pieces.append(text[position:start])
+        pieces.append(_NOT_NEWLINE.sub(" ", text[start:span_end]))
+        position = span_end
+    pieces.append(text[position:])
+    return "".join(pieces)

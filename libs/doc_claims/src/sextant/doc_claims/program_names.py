@@ -5,9 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
-_SCRIPT_TABLES = frozenset(
-    {"project.scripts", "project.gui-scripts", "tool.poetry.scripts", "tool.pdm.scripts", "bin"}
-)
+_SCRIPT_TABLES = frozenset({"project.scripts", "project.gui-scripts", "tool.poetry.scripts", "tool.pdm.scripts", "bin"})
 _TABLE = re.compile(r"^\s*\[\[?\s*([\w.\"-]+?)\s*\]\]?\s*$")
 _TOML_KEY = re.compile(r"^\s*\"?([A-Za-z0-9][\w.-]*)\"?\s*=")
 _TOML_NAME = re.compile(r"^\s*name\s*=\s*\"([\w.-]+)\"")
@@ -48,7 +46,8 @@ def declared_programs(path: str, text: str, start_line: int = 1) -> list[tuple[s
         found += [(m.group(1), _line(text, m.start(), start_line)) for m in _ENTRY_POINT.finditer(text)]
     if name == "package.json":
         found += _package_json_programs(text, start_line)
-    for match in _IN_CODE.finditer(text):
+    hints = ("ArgumentParser", "Typer", "Use:", "#[")
+    for match in _IN_CODE.finditer(text) if any(hint in text for hint in hints) else ():
         program = next(group for group in match.groups() if group)
         found.append((program, _line(text, match.start(), start_line)))
     parts = PurePosixPath(path).parts

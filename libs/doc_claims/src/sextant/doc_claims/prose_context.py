@@ -13,9 +13,7 @@ _CLAUSE_BREAK = re.compile(
     r"\n[ \t]*\n|\n[ \t]*(?:[-*+]|\d+[.)])[ \t]|\n#+[ \t]|\||"
     r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\beg)[.!?](?=\s)"
 )
-_EXAMPLE = re.compile(
-    r"\b(?:e\.g\b\.?|eg\.|for example|for instance|such as|example:|examples:)|\blike\s*$", re.I
-)
+_EXAMPLE = re.compile(r"\b(?:e\.g\b\.?|eg\.|for example|for instance|such as|example:|examples:)|\blike\s*$", re.I)
 _CREATE = re.compile(
     r"\b(?:create|creates|creating|touch|generate|generates|add (?:a|an) (?:new )?file|new file|"
     r"save (?:it )?(?:as|to)|your)\b|\b(?:copy|cp|rename|move|mv)\b.*\b(?:to|as|into)\s*$",
@@ -33,7 +31,7 @@ _NEXT_WORD = re.compile(r"^\W{0,2}\s*([A-Za-z]+)")
 NounKind = Literal["code", "module", "command", "config"]
 
 
-def clause_before(text: str, offset: int, limit: int = 200) -> str:
+def clause_before(text: str, offset: int, limit: int = 120) -> str:
     """The part of the clause that precedes `offset` (at most `limit` characters).
 
     Args:

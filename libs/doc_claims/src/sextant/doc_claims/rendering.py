@@ -41,9 +41,7 @@ def render_findings_markdown(report: DocCheckReport, limit: int = 50) -> str:
     if suspect:
         lines.append(
             "Docs likely outdated: "
-            + "; ".join(
-                f"{_clean(d.doc)} ({d.contradicted} contradicted, {d.outdated} outdated)" for d in suspect
-            )
+            + "; ".join(f"{_clean(d.doc)} ({d.contradicted} contradicted, {d.outdated} outdated)" for d in suspect)
             + "."
         )
     trusted = [d for d in report.docs if not d.likely_outdated and d.verified]

@@ -73,9 +73,7 @@ def check_docs(payloads: Iterable[ChunkPayload]) -> DocCheckReport:
     facts = facts_collector.build()
     docs = docs_collector.build()
     checked = [doc for doc in docs if not is_history_doc(doc.path)]
-    claims = [
-        claim for doc in checked for claim in extract_claims(doc.path, doc.text, first_line=doc.first_line)
-    ]
+    claims = [claim for doc in checked for claim in extract_claims(doc.path, doc.text, first_line=doc.first_line)]
     findings = check_claims(claims, facts, doc_dates={doc.path: doc.last_modified_at for doc in checked})
     summaries = [_summary(doc.path, doc.last_modified_at, findings) for doc in checked]
     return DocCheckReport(

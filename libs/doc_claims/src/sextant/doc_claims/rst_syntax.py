@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from sextant.doc_claims.code_blocks import block_mentions
-from sextant.doc_claims.mentions import Mention, mask
+from sextant.doc_claims.mentions import Mention, mask_spans
 from sextant.doc_claims.name_shapes import is_external, looks_like_path
 
 _CODE_DIRECTIVE = re.compile(r"^([ \t]*)\.\.[ \t]+(?:code-block|code|sourcecode|prompt)::[ \t]*(\S*)", re.M)
@@ -44,11 +44,13 @@ def rst_mentions(text: str) -> list[Mention]:
                 role=directive.group(1),
             )
         )
-        text = mask(text, directive.start(), directive.end())
+    text = mask_spans(text, [directive.span() for directive in _CLAIM_DIRECTIVE.finditer(text)])
     for pattern, form in ((_ROLE, "role"), (_HYPERLINK, "link"), (_LITERAL, "inline")):
+        spans = []
         for match in pattern.finditer(text):
             mentions.extend(_span_mention(match, form))
-            text = mask(text, match.start(), match.end())
+            spans.append(match.span())
+        text = mask_spans(text, spans)
     for target in _TARGET.finditer(text):
         if not is_external(target.group(1)) and looks_like_path(target.group(1)):
             mentions.append(Mention(target.start(1), target.end(1), target.group(1), "link"))
@@ -81,9 +83,7 @@ def _blocks(text: str) -> tuple[list[Mention], str]:
             body, stop = _indented_body(text, opening.end(), len(opening.group(1).expandtabs()))
             mentions.extend(block_mentions(language, body))
             spans.append((opening.end(), stop))
-    for start, stop in spans:
-        text = mask(text, start, stop)
-    return mentions, text
+    return mentions, mask_spans(text, spans)
 
 
 def _indented_body(text: str, start: int, indent: int) -> tuple[list[tuple[int, str]], int]:
