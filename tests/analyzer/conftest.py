@@ -32,9 +32,7 @@ DIMENSION = 4
 REPO = RepoRef.for_url("https://example.com/acme/shop.git")
 
 
-def payloads_for(
-    files: dict[str, tuple[str, str | None]], repo_key: str = REPO.repo_key
-) -> list[ChunkPayload]:
+def payloads_for(files: dict[str, tuple[str, str | None]], repo_key: str = REPO.repo_key) -> list[ChunkPayload]:
     """Chunk payloads exactly as the indexer builds them: path → (text, last commit date or None)."""
     return [
         ChunkPayload(

@@ -207,8 +207,6 @@ def test_analysis_prompt_is_golden() -> None:
 
 
 def test_summary_prompt_is_golden_and_has_no_seventh_section() -> None:
-    prompt = summary_prompt(
-        repo=REPO, head_sha=None, context=format_context([SESSION], None), median_code=None
-    )
+    prompt = summary_prompt(repo=REPO, head_sha=None, context=format_context([SESSION], None), median_code=None)
     assert prompt.as_text() == EXPECTED_SUMMARY_PROMPT
     assert "Documentation Accuracy" not in prompt.as_text()

@@ -16,8 +16,7 @@ def names(path: str, text: str) -> list[tuple[str, str, str]]:
 
 def test_requirements_txt() -> None:
     text = (
-        "# pinned\nrequests==2.31.0  # http\n-r base.txt\n-e .\n"
-        "uvicorn[standard]>=0.29; python_version>'3.8'\nflask\n"
+        "# pinned\nrequests==2.31.0  # http\n-r base.txt\n-e .\nuvicorn[standard]>=0.29; python_version>'3.8'\nflask\n"
     )
     assert names("requirements-dev.txt", text) == [
         ("requests", "==2.31.0", "runtime"),
@@ -54,10 +53,7 @@ def test_cargo_toml() -> None:
 
 
 def test_gemfile() -> None:
-    text = (
-        "source 'https://rubygems.org'\ngem 'rails', '~> 7.1'\n"
-        'group :development, :test do\n  gem "rspec"\nend\n'
-    )
+    text = "source 'https://rubygems.org'\ngem 'rails', '~> 7.1'\ngroup :development, :test do\n  gem \"rspec\"\nend\n"
     assert names("Gemfile", text) == [
         ("rails", "~> 7.1", "runtime"),
         ("rspec", "", "group development, test"),

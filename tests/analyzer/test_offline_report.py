@@ -79,9 +79,7 @@ def test_documentation_accuracy_from_checked_claims(shop_payloads: list[ChunkPay
         "OrderRepository.save_legacy in the indexed code"
     ) in accuracy
     assert "README.md:10 `create_order()` (symbol) — verified: defined in shop/orders.py:8" in accuracy
-    assert (
-        "`docs/design.md` (last modified 2024-08-12 — 19 months older than typical code in this repo)"
-    ) in accuracy
+    assert ("`docs/design.md` (last modified 2024-08-12 — 19 months older than typical code in this repo)") in accuracy
     statuses = {(f.doc, f.ref): f.status for f in evidence.doc_report.findings}
     assert statuses[("docs/design.md", "OrderRepository.save_legacy()")] == "contradicted"
 
@@ -95,21 +93,14 @@ def test_no_documentation_is_said_in_one_line(make_payloads: Callable[..., Any])
     assert sections["Code Quality"].startswith("No test files were found")
 
 
-def test_offline_summary_purpose_sources(
-    shop_payloads: list[ChunkPayload], make_payloads: Callable[..., Any]
-) -> None:
+def test_offline_summary_purpose_sources(shop_payloads: list[ChunkPayload], make_payloads: Callable[..., Any]) -> None:
     purpose, summary = offline_summary(gather_evidence(shop_payloads, None, check_doc_claims=False), "none")
-    assert (
-        purpose
-        == "Shop is a small order service that takes orders and bills customers. It runs as one process."
-    )
+    assert purpose == "Shop is a small order service that takes orders and bills customers. It runs as one process."
     assert "Purpose taken from the first paragraph of README.md." in summary
     assert "Size: 10 files (8 code, 2 documentation), 19 chunks" in summary
     assert "Median code-file date: 2026-04-01." in summary
 
-    manifest_only = make_payloads(
-        {"Cargo.toml": ('[package]\nname = "x"\ndescription = "A fast x."\n', None)}
-    )
+    manifest_only = make_payloads({"Cargo.toml": ('[package]\nname = "x"\ndescription = "A fast x."\n', None)})
     purpose, summary = offline_summary(gather_evidence(manifest_only, None), "none")
     assert (purpose, "Purpose taken from the description in Cargo.toml." in summary) == ("A fast x.", True)
 
