@@ -18,9 +18,7 @@ def asyncapi_document(env: Mapping[str, str]) -> dict[str, Any]:
     bus = Bus(build_broker(DEFAULT_NATS_URL))
     for service in all_services(env):
         bus.broker.include_router(service.build(bus.for_service(service.name)))
-    spec = AsyncAPI(
-        bus.broker, title="Sextant", version="0.1.0", description="Sextant's events on NATS JetStream"
-    )
+    spec = AsyncAPI(bus.broker, title="Sextant", version="0.1.0", description="Sextant's events on NATS JetStream")
     document: dict[str, Any] = spec.to_specification().to_jsonable()
     schemas = document.setdefault("components", {}).setdefault("schemas", {})
     schemas.update(event_json_schema()["$defs"])

@@ -44,9 +44,7 @@ async def _up() -> None:
     env = dict(os.environ)
     async with open_session(env, services=lambda: all_services(env), always_host=True) as session:
         write_runtime_record(session.home, session.url)
-        typer.echo(
-            f"sextant is up: NATS at {session.url}, state in {session.home}. Ctrl-C stops it.", err=True
-        )
+        typer.echo(f"sextant is up: NATS at {session.url}, state in {session.home}. Ctrl-C stops it.", err=True)
         try:
             await wait_for_stop_signal()
         finally:
@@ -110,9 +108,7 @@ def events(
     *,
     follow: Annotated[bool, typer.Option("--follow", "-f", help="Keep printing new events.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON event per line.")] = False,
-    subject: Annotated[
-        str, typer.Option(help="Subject filter, e.g. 'sextant.analysis.completed.*'.")
-    ] = "sextant.>",
+    subject: Annotated[str, typer.Option(help="Subject filter, e.g. 'sextant.analysis.completed.*'.")] = "sextant.>",
 ) -> None:
     """Print the event stream: who asked for what, what each stage produced, and when."""
     with contextlib.suppress(KeyboardInterrupt):
@@ -123,9 +119,7 @@ async def _events(subject: str, *, follow: bool, as_json: bool) -> None:
     async with open_session(dict(os.environ)) as session:
         async for sequence, event, raw in session.bus.read(subject, follow=follow):
             if as_json:
-                typer.echo(
-                    encode_event(event).decode() if event else json.dumps({"undecodable": raw.subject})
-                )
+                typer.echo(encode_event(event).decode() if event else json.dumps({"undecodable": raw.subject}))
             elif event is None:
                 typer.echo(f"{sequence:>6}  {'?':<24} {raw.subject}  (undecodable)")
             else:

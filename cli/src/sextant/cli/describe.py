@@ -24,9 +24,7 @@ def summarize(event: AnyEvent) -> str:  # noqa: PLR0911 — one short case per e
         case RepoUpdated():
             scope = f"{len(event.changed_paths)} changed paths" if event.changed_paths is not None else "full"
             sha = (event.head_sha or "?")[:10]
-            return (
-                f"branch={event.repo.branch or 'default'} head={sha} {scope}{' force' if event.force else ''}"
-            )
+            return f"branch={event.repo.branch or 'default'} head={sha} {scope}{' force' if event.force else ''}"
         case FileRecencyComputed():
             detail = f"{event.files} files, {event.commits_read} commits, {event.seconds:.2f}s"
             return f"{event.status} ({event.mode}): " + (event.reason or detail)
@@ -40,14 +38,10 @@ def summarize(event: AnyEvent) -> str:  # noqa: PLR0911 — one short case per e
             )
         case ChunksSelected():
             median = event.median_code or "unknown"
-            return (
-                f"{event.purpose}: {len(event.chunks)} of {event.counts.total_chunks} chunks, median {median}"
-            )
+            return f"{event.purpose}: {len(event.chunks)} of {event.counts.total_chunks} chunks, median {median}"
         case AnalysisCompleted():
             contradicted = sum(1 for claim in event.doc_claims if claim.status == "contradicted")
-            return (
-                f"model={event.model}; {len(event.sections)} sections; {contradicted} contradicted doc claims"
-            )
+            return f"model={event.model}; {len(event.sections)} sections; {contradicted} contradicted doc claims"
         case SummaryCompleted():
             return f"model={event.model}; {event.purpose[:80]}"
         case ReviewRequested():

@@ -34,9 +34,7 @@ def recency(
     branch: Annotated[str | None, typer.Option(help="Branch (default: the default branch).")] = None,
     window: Annotated[str | None, typer.Option(help="History window, e.g. '2 years ago'.")] = None,
     provider: ProviderOption = "generic",
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print one JSON object: path → date or null.")
-    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object: path → date or null.")] = False,
 ) -> None:
     """Scan git history for each file's last commit date (prints the map; a summary on stderr)."""
     try:
@@ -81,10 +79,7 @@ def select(
     finally:
         store.close()
     if as_json:
-        chunks = [
-            {k: v for k, v in msgspec.structs.asdict(chunk).items() if k != "text"}
-            for chunk in selection.chunks
-        ]
+        chunks = [{k: v for k, v in msgspec.structs.asdict(chunk).items() if k != "text"} for chunk in selection.chunks]
         typer.echo(json.dumps({"chunks": chunks, "median_code": selection.median_code}, indent=2))
         return
     if not selection.chunks:

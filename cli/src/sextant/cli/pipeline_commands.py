@@ -20,9 +20,13 @@ from sextant.contracts import (
     ChunksIndexed,
     Event,
     RepoRef,
+    ReviewCompleted,
+    ReviewRequested,
     encode_event,
+    event_id_for,
     new_run_id,
     subject_pattern,
+    utc_now_iso,
 )
 
 ResultT = TypeVar("ResultT", bound=Event)
@@ -38,6 +42,7 @@ def register(app: typer.Typer) -> None:
     app.command()(index)
     app.command()(analyze)
     app.command()(show)
+    app.command()(review)
 
 
 async def _run_until(request: Event, result_type: type[ResultT], *, quiet: bool) -> ResultT:
@@ -119,3 +124,38 @@ async def _last_analysis(repo_key: str) -> AnalysisCompleted | None:
         headers = dict(raw.headers or {})
         event = await session.bus.decode(raw.data or b"", headers)
         return event if isinstance(event, AnalysisCompleted) else None
+
+
+def review(
+    repo: RepoArgument,
+    *,
+    base: Annotated[str | None, typer.Option(help="Base ref (e.g. main).")] = None,
+    head: Annotated[str | None, typer.Option(help="Head ref (e.g. a feature branch).")] = None,
+    diff_file: Annotated[
+        Path | None, typer.Option("--diff", help="Review this unified diff file instead of refs.")
+    ] = None,
+    title: Annotated[str, typer.Option(help="Title of the change.")] = "",
+    description: Annotated[str, typer.Option(help="Description of the change.")] = "",
+    pr: Annotated[int | None, typer.Option(help="Pull request number.")] = None,
+    provider: ProviderOption = "generic",
+    as_json: JsonOption = False,
+) -> None:
+    """Review a change (base..head, or a diff file) with recency-aware context; print the review."""
+    if diff_file is None and not (base and head):
+        raise typer.BadParameter("give --base and --head, or --diff FILE")
+    repo_ref = RepoRef.for_url(normalize_repo_location(repo), provider=provider)
+    run_id = new_run_id()
+    request = ReviewRequested(
+        event_id=event_id_for(ReviewRequested, run_id),
+        run_id=run_id,
+        occurred_at=utc_now_iso(),
+        repo=repo_ref,
+        pr_number=pr,
+        title=title or (f"{base}..{head}" if base else str(diff_file)),
+        description=description,
+        base_ref=base,
+        head_ref=head,
+        diff=diff_file.read_text() if diff_file is not None else None,
+    )
+    result = run_to(request, ReviewCompleted, quiet=as_json)
+    typer.echo(encode_event(result).decode() if as_json else result.markdown)

@@ -19,6 +19,7 @@ def all_services(env: Mapping[str, str]) -> list[ServiceSpec]:
     from sextant.embedding import embedder_from_env
     from sextant.indexer import app as indexer
     from sextant.recency_scanner import app as recency_scanner
+    from sextant.reviewer import app as reviewer
     from sextant.selector import app as selector
 
     embedder = embedder_from_env(env)
@@ -27,4 +28,5 @@ def all_services(env: Mapping[str, str]) -> list[ServiceSpec]:
         ServiceSpec(recency_scanner.SERVICE_NAME, recency_scanner.router_factory(env)),
         ServiceSpec(indexer.SERVICE_NAME, indexer.router_factory(env, store=store, embedder=embedder)),
         ServiceSpec(selector.SERVICE_NAME, selector.router_factory(env, store=store)),
+        ServiceSpec(reviewer.SERVICE_NAME, reviewer.router_factory(env, store=store, embedder=embedder)),
     ]
