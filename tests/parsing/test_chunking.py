@@ -90,9 +90,7 @@ def test_budget_below_the_minimum_is_refused() -> None:
 
 def test_doc_chunks_are_kind_doc() -> None:
     chunks = build_chunks("docs/guide.md", "# Guide\n\nHello.\n", max_chars=1000)
-    assert [(c.kind, c.symbol_type, c.name, c.language) for c in chunks] == [
-        ("doc", "section", "Guide", "markdown")
-    ]
+    assert [(c.kind, c.symbol_type, c.name, c.language) for c in chunks] == [("doc", "section", "Guide", "markdown")]
     assert "Markdown section `Guide`" in chunks[0].dense_text
 
 

@@ -217,6 +217,20 @@ def test_c_family_details(sample: Callable[[str], str]) -> None:
     assert deposit.signature == '[Obsolete("use Credit")]\npublic void Deposit(decimal amount)'
 
 
+def test_a_cpp_header_with_h_extension_is_parsed_as_cpp(sample: Callable[[str], str]) -> None:
+    symbols = parse_symbols("include/vec.h", sample("vec.h"))
+    rows = [(s.symbol_type, s.name, s.parent, s.package, s.start_line, s.end_line) for s in symbols]
+    assert rows == [
+        ("module", "vec.h", None, None, 1, 4),
+        ("namespace", "geo", None, None, 4, 17),
+        ("class", "Vec", None, "geo", 6, 15),
+        ("method", "Vec", "Vec", "geo", 10, 10),
+        ("method", "x", "Vec", "geo", 11, 11),
+    ]
+    assert {s.language for s in symbols} == {"cpp"}
+    assert parse_symbols("ring.h", sample("ring.c"))[1].language == "c"
+
+
 def test_ruby_and_php_details(sample: Callable[[str], str]) -> None:
     ruby = parse_symbols("greeter.rb", sample("greeter.rb"))
     assert _by_name(ruby, "Greeting").docstring == "Greets people politely."

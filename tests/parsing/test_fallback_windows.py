@@ -9,9 +9,7 @@ import pytest
 
 from sextant.parsing import Chunk, build_chunks, parse_symbols
 
-BROKEN_PYTHON = "\n".join(
-    ["def ok():", "    return 1", ""] + [f"))) ((( def {n} class :: {{" for n in range(40)]
-)
+BROKEN_PYTHON = "\n".join(["def ok():", "    return 1", ""] + [f"))) ((( def {n} class :: {{" for n in range(40)])
 
 
 def test_unknown_extension_and_config_become_windows() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sextant.parsing import PARSED_LANGUAGES, language_for_path
-from sextant.parsing.languages import grammar, grammar_key_for_path
+from sextant.parsing.languages import grammar, grammar_keys_for_path
 
 
 @pytest.mark.parametrize(
@@ -37,6 +37,7 @@ def test_every_parsed_language_has_a_grammar_loaded_once() -> None:
     assert len(PARSED_LANGUAGES) == 11
     for language in PARSED_LANGUAGES:
         assert grammar(language) is grammar(language)
-    assert grammar_key_for_path("ui/Button.tsx") == "tsx"
-    assert grammar_key_for_path("api.ts") == "typescript"
-    assert grammar_key_for_path("notes.yaml") is None
+    assert grammar_keys_for_path("ui/Button.tsx") == ("tsx",)
+    assert grammar_keys_for_path("api.ts") == ("typescript",)
+    assert grammar_keys_for_path("notes.yaml") == ()
+    assert grammar_keys_for_path("include/vector.h") == ("c", "cpp")

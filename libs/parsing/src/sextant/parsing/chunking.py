@@ -89,9 +89,7 @@ def _chunk(
     )
 
 
-def _chunks_of(
-    draft: SymbolDraft, path: str, kind: ChunkKind, max_chars: int, repo_label: str | None
-) -> list[Chunk]:
+def _chunks_of(draft: SymbolDraft, path: str, kind: ChunkKind, max_chars: int, repo_label: str | None) -> list[Chunk]:
     symbol = draft.symbol
     header = dense_header(symbol, path, repo_label)
     whole = header + _SEPARATOR + symbol.source

@@ -18,7 +18,7 @@ from pathlib import PurePosixPath
 from tree_sitter import Node, Parser, Query, QueryCursor
 
 from sextant.parsing.comments import clean_comment, clean_string_literal
-from sextant.parsing.languages import grammar
+from sextant.parsing.languages import GRAMMAR_LANGUAGES, grammar
 from sextant.parsing.outline import MemberSpan, build_outline
 from sextant.parsing.symbol import Symbol
 from sextant.parsing.symbol_draft import SymbolDraft
@@ -91,18 +91,34 @@ def _error_query(grammar_key: str) -> Query:
     return Query(grammar(grammar_key), "(ERROR) @error")
 
 
-def _error_riddled(root: Node, grammar_key: str, line_count: int) -> bool:
+def _error_lines(root: Node, grammar_key: str) -> int:
+    """How many lines lie inside ERROR nodes (the whole file when the root itself is an error)."""
     if root.type == "ERROR":
-        return True
+        return root.end_point.row + 1
     if not root.has_error:
-        return False
+        return 0
     errors = QueryCursor(_error_query(grammar_key)).captures(root).get("error", [])
     covered, reach = 0, -1
     for start, end in sorted((node.start_point.row, _last_row(node)) for node in errors):
         if end > reach:
             covered += end - max(start, reach + 1) + 1
             reach = end
-    return covered > ERROR_LINE_SHARE_LIMIT * max(line_count, 1)
+    return covered
+
+
+def _best_parse(src: bytes, grammar_keys: tuple[str, ...]) -> tuple[str, Node, int]:
+    """Parse with each grammar until one is clean; keep the one with the fewest error lines."""
+    best: tuple[str, Node, int] | None = None
+    for grammar_key in grammar_keys:
+        root = Parser(grammar(grammar_key)).parse(src).root_node
+        errors = _error_lines(root, grammar_key)
+        if best is None or errors < best[2]:
+            best = (grammar_key, root, errors)
+        if errors == 0:
+            break
+    if best is None:
+        raise ValueError("no grammar given")
+    return best
 
 
 def _qualifies(node: Node, rules: SyntaxRules) -> bool:
@@ -122,9 +138,7 @@ def _body(node: Node) -> Node | None:
         type_node = node.child_by_field_name("type")
         if type_node is None or type_node.type != "struct_type":
             return None
-        return next(
-            (child for child in type_node.named_children if child.type == "field_declaration_list"), None
-        )
+        return next((child for child in type_node.named_children if child.type == "field_declaration_list"), None)
     body = node.child_by_field_name("body")
     if body is None and node.type in _VALUE_FUNCTION_NODES:
         value = node.child_by_field_name("value")
@@ -255,9 +269,7 @@ def _member_scope(file: _File, found: _Found, scope: _Scope, index: int) -> _Sco
 
 
 def _single_declaration(node: Node, rules: SyntaxRules) -> Node | None:
-    candidates = [
-        child for child in node.named_children if child.type in rules.wrappers or _qualifies(child, rules)
-    ]
+    candidates = [child for child in node.named_children if child.type in rules.wrappers or _qualifies(child, rules)]
     return candidates[0] if len(candidates) == 1 else None
 
 
@@ -309,9 +321,7 @@ def _walk(file: _File, root: Node, grammar_key: str, package: str | None) -> lis
         item = _found(file, node, outer, scope, index)
         found.append(item)
         if item.is_container:
-            member_scopes[(node.type, node.start_byte, node.end_byte)] = _member_scope(
-                file, item, scope, index
-            )
+            member_scopes[(node.type, node.start_byte, node.end_byte)] = _member_scope(file, item, scope, index)
     return found
 
 
@@ -391,11 +401,7 @@ def _file_package(file: _File, root: Node) -> str | None:
     for child in root.named_children:
         if child.type in file.rules.package_nodes and child.child_by_field_name("body") is None:
             named = child.child_by_field_name("name") or next(
-                (
-                    grandchild
-                    for grandchild in child.named_children
-                    if grandchild.type not in file.rules.comments
-                ),
+                (grandchild for grandchild in child.named_children if grandchild.type not in file.rules.comments),
                 None,
             )
             return file.text(named).strip() if named is not None else None
@@ -426,9 +432,7 @@ def _symbol_draft(file: _File, item: _Found, members: list[MemberSpan]) -> Symbo
     return SymbolDraft(symbol, line_numbers)
 
 
-def _module_draft(
-    file: _File, root: Node, package: str | None, members: list[MemberSpan]
-) -> SymbolDraft | None:
+def _module_draft(file: _File, root: Node, package: str | None, members: list[MemberSpan]) -> SymbolDraft | None:
     covered = bytearray(len(file.lines))
     for span in members:
         covered[span.first_row : span.last_row + 1] = b"\x01" * (span.last_row - span.first_row + 1)
@@ -451,7 +455,7 @@ def _module_draft(
 
 
 def code_symbol_drafts(
-    path: str, text: str, lines: list[str], language: str, grammar_key: str
+    path: str, text: str, lines: list[str], grammar_keys: tuple[str, ...]
 ) -> list[SymbolDraft] | None:
     """Parse source code into symbol drafts, or None when the parse is not trustworthy.
 
@@ -459,17 +463,16 @@ def code_symbol_drafts(
         path: Repository-relative path (names the module).
         text: Source with "\\n" line endings.
         lines: The text split into lines.
-        language: Language name for the symbols.
-        grammar_key: Grammar to parse with.
+        grammar_keys: Grammars to try, best first (a .h header is tried as C, then as C++).
 
     Returns:
         Drafts in file order (containers before their members), or None when the tree is mostly errors.
     """
     src = text.encode("utf-8", errors="surrogatepass")
-    tree = Parser(grammar(grammar_key)).parse(src)
-    root = tree.root_node
-    if _error_riddled(root, grammar_key, len(lines)):
+    grammar_key, root, error_lines = _best_parse(src, grammar_keys)
+    if error_lines > ERROR_LINE_SHARE_LIMIT * max(len(lines), 1):
         return None
+    language = GRAMMAR_LANGUAGES[grammar_key]
     file = _File(path, language, RULES[grammar_key], src, lines)
     package = _file_package(file, root)
     found = _walk(file, root, grammar_key, package)

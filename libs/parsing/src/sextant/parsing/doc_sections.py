@@ -46,20 +46,14 @@ def markdown_headings(lines: list[str]) -> list[Heading]:
     fence: str | None = None
     row = 0
     if lines and lines[0].strip() == "---":
-        closing = next(
-            (index for index in range(1, len(lines)) if lines[index].strip() in ("---", "...")), None
-        )
+        closing = next((index for index in range(1, len(lines)) if lines[index].strip() in ("---", "...")), None)
         row = closing + 1 if closing is not None else 0
     previous_is_text = False
     for index in range(row, len(lines)):
         line = lines[index]
         fence_match = _MD_FENCE.match(line)
         if fence is not None:
-            if (
-                fence_match
-                and fence_match.group(1)[0] == fence[0]
-                and len(fence_match.group(1)) >= len(fence)
-            ):
+            if fence_match and fence_match.group(1)[0] == fence[0] and len(fence_match.group(1)) >= len(fence):
                 fence = None
             previous_is_text = False
             continue
@@ -102,12 +96,7 @@ def rst_headings(lines: list[str]) -> list[Heading]:
         if overline and index + 2 < len(lines):
             middle = lines[index + 1].strip()
             closing = _RST_ADORNMENT.match(lines[index + 2])
-            if (
-                middle
-                and closing
-                and closing.group(1) == overline.group(1)
-                and not _RST_ADORNMENT.match(middle)
-            ):
+            if middle and closing and closing.group(1) == overline.group(1) and not _RST_ADORNMENT.match(middle):
                 style = (overline.group(1), True)
                 level = styles.setdefault(style, len(styles) + 1)
                 headings.append(Heading(index, index + 2, level, middle))
@@ -193,9 +182,7 @@ def doc_section_drafts(path: str, lines: list[str], language: str) -> list[Symbo
         last_row = headings[position + 1].row - 1 if position + 1 < len(headings) else len(lines) - 1
         signature = "\n".join(line.strip() for line in lines[heading.row : heading.last_row + 1])
         rows = (heading.row, last_row)
-        drafts.append(
-            _section(lines, rows, name=heading.title, parent=parent, signature=signature, language=language)
-        )
+        drafts.append(_section(lines, rows, name=heading.title, parent=parent, signature=signature, language=language))
         open_headings.append(heading)
     return drafts
 

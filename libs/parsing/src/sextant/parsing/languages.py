@@ -91,6 +91,9 @@ _GRAMMARS: dict[str, tuple[str, str]] = {
     "php": ("tree_sitter_php", "language_php"),
 }
 
+GRAMMAR_LANGUAGES: dict[str, str] = {key: ("typescript" if key == "tsx" else key) for key in _GRAMMARS}
+"""Grammar key → the language name its symbols carry."""
+
 PARSED_LANGUAGES: frozenset[str] = frozenset(_GRAMMARS) - {"tsx"}
 """Languages parsed into symbols with tree-sitter."""
 
@@ -113,21 +116,24 @@ def language_for_path(path: str) -> str | None:
     return _EXTENSION_LANGUAGES.get(suffix) or _FILENAME_LANGUAGES.get(name)
 
 
-def grammar_key_for_path(path: str) -> str | None:
-    """Name the tree-sitter grammar that parses a file, or None when it is not parsed into symbols.
+def grammar_keys_for_path(path: str) -> tuple[str, ...]:
+    """Name the tree-sitter grammars to try on a file, best first; empty when it is not parsed.
 
     Args:
         path: Repository-relative path.
 
     Returns:
-        A key of the grammar table ("tsx" for .tsx files, else the language name) or None.
+        Grammar keys ("tsx" for .tsx; "c" then "cpp" for .h headers, which are often C++).
     """
     language = language_for_path(path)
     if language not in PARSED_LANGUAGES:
-        return None
-    if language == "typescript" and _suffix_and_name(path)[0] == ".tsx":
-        return "tsx"
-    return language
+        return ()
+    suffix = _suffix_and_name(path)[0]
+    if language == "typescript" and suffix == ".tsx":
+        return ("tsx",)
+    if suffix == ".h":
+        return ("c", "cpp")
+    return (language,)
 
 
 @functools.cache

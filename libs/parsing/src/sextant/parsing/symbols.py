@@ -6,7 +6,7 @@ import logging
 
 from sextant.parsing.code_symbols import code_symbol_drafts
 from sextant.parsing.doc_sections import HEADING_FINDERS, doc_section_drafts
-from sextant.parsing.languages import grammar_key_for_path, language_for_path
+from sextant.parsing.languages import grammar_keys_for_path, language_for_path
 from sextant.parsing.line_windows import line_window_drafts
 from sextant.parsing.source_text import normalize_newlines, split_lines
 from sextant.parsing.symbol import Symbol
@@ -53,19 +53,19 @@ def symbol_drafts(path: str, text: str) -> list[SymbolDraft]:
         sections = doc_section_drafts(path, lines, language)
         if sections:
             return sections
-    grammar_key = grammar_key_for_path(path)
-    if grammar_key is not None and not looks_minified(lines):
+    grammar_keys = () if looks_minified(lines) else grammar_keys_for_path(path)
+    if grammar_keys:
         try:
-            drafts = code_symbol_drafts(path, "\n".join(lines), lines, language, grammar_key)
+            drafts = code_symbol_drafts(path, text, lines, grammar_keys)
         except Exception:
             # A grammar or extraction bug must not lose the file: it is indexed as windows instead.
-            logger.warning(
-                "parsing %s as %s failed; indexing it as line windows", path, language, exc_info=True
-            )
+            logger.warning("parsing %s failed; indexing it as line windows", path, exc_info=True)
             drafts = None
+        else:
+            if drafts is None:
+                logger.info("%s has too many syntax errors to trust its symbols; indexing it as windows", path)
         if drafts is not None:
             return drafts
-        logger.info("%s has too many syntax errors to trust its symbols; indexing it as line windows", path)
     return line_window_drafts(lines, language)
 
 

@@ -6,9 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 # Values that make a variable or field declaration a function (`const f = () => ...`).
-FUNCTION_VALUES: frozenset[str] = frozenset(
-    {"arrow_function", "function_expression", "function", "generator_function"}
-)
+FUNCTION_VALUES: frozenset[str] = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
 
 
 @dataclass(frozen=True)
