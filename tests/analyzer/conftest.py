@@ -259,3 +259,52 @@ def make_payloads() -> Callable[..., list[ChunkPayload]]:
 def put_payloads() -> Callable[[EdgeChunkStore, list[ChunkPayload]], None]:
     """store_payloads as a fixture."""
     return store_payloads
+
+
+class LetterEmbedder:
+    """A second implementation of the DenseEmbedder port: letter frequencies, deterministic and instant.
+
+    The analyzer never searches by vector, so vector quality is irrelevant to its tests; loading the
+    real model would only make them slower.
+    """
+
+    def __init__(self) -> None:
+        self._calls = 0
+
+    @property
+    def model_id(self) -> str:
+        return "test/letters"
+
+    @property
+    def dimension(self) -> int:
+        return 26
+
+    @property
+    def max_chars(self) -> int:
+        return 1200
+
+    @property
+    def batch_size(self) -> int:
+        return 16
+
+    @property
+    def calls(self) -> int:
+        return self._calls
+
+    async def embed(self, texts: Any) -> list[list[float]]:
+        self._calls += 1
+        return [self._vector(text) for text in texts]
+
+    async def embed_query(self, text: str) -> list[float]:
+        return self._vector(text)
+
+    def _vector(self, text: str) -> list[float]:
+        counts = [1.0 + text.lower().count(chr(ord("a") + i)) for i in range(26)]
+        total = sum(value * value for value in counts) ** 0.5
+        return [value / total for value in counts]
+
+
+@pytest.fixture
+def letter_embedder() -> LetterEmbedder:
+    """The instant test embedder."""
+    return LetterEmbedder()

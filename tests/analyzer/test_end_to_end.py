@@ -1,0 +1,131 @@
+"""The whole chain on a real nats-server and the embedded store, from RepoUpdated to the analysis.
+
+A repository built here has a design doc, last touched in 2024, that names a function the code no
+longer has, and a usage doc written this year that names the function the code does have. The
+analysis must flag the first, trust the second, and put code before docs in its context.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from sextant.analyzer import app as analyzer
+from sextant.analyzer.context import DOCS_BANNER
+from sextant.bus import Bus, EmbeddedNats, ServiceSpec, build_broker, start_routers
+from sextant.chunkstore import collection_name
+from sextant.chunkstore.edge_store import EdgeChunkStore
+from sextant.contracts import (
+    AnalysisCompleted,
+    RepoRef,
+    RepoUpdated,
+    StageFailed,
+    SummaryCompleted,
+    event_id_for,
+    utc_now_iso,
+)
+from sextant.indexer import app as indexer
+from sextant.recency_scanner import app as recency_scanner
+from sextant.selector import app as selector
+
+OLD = "2024-01-10T12:00:00+00:00"
+NEW = "2026-05-01T12:00:00+00:00"
+
+
+def build_repository(repo: Any) -> None:
+    repo.write(
+        "app/sessions.py",
+        'def create_legacy_session(user):\n    """Open a session."""\n    return {"user": user}\n',
+    )
+    repo.write(
+        "docs/design.md",
+        "# Session design\n\nSessions are opened by `create_legacy_session()` in `app/sessions.py`.\n",
+    )
+    repo.commit("first design", date=OLD)
+    repo.write(
+        "app/sessions.py",
+        'def open_session(user: str) -> dict[str, str]:\n    """Open a session."""\n    return {"user": user}\n',
+    )
+    repo.write(
+        "app/main.py",
+        "from app.sessions import open_session\n\n\ndef main() -> None:\n    print(open_session('ada'))\n",
+    )
+    repo.write("docs/usage.md", "# Usage\n\nCall `open_session()` from `app/sessions.py`.\n")
+    repo.write("README.md", "# Sessions\n\nA tiny session library.\n")
+    repo.commit("rename and document", date=NEW)
+
+
+async def wait_for_outputs(bus: Bus, run_id: str) -> tuple[AnalysisCompleted, SummaryCompleted]:
+    deadline = asyncio.get_running_loop().time() + 90
+    while True:
+        analysis = summary = None
+        async for _, event, _ in bus.read("sextant.>"):
+            if event is None or event.run_id != run_id:
+                continue
+            assert not isinstance(event, StageFailed), f"{event.stage} failed: {event.reason}"
+            if isinstance(event, AnalysisCompleted):
+                analysis = event
+            if isinstance(event, SummaryCompleted):
+                summary = event
+        if analysis and summary:
+            return analysis, summary
+        assert asyncio.get_running_loop().time() < deadline, "no analysis in time"
+        await asyncio.sleep(0.3)
+
+
+async def test_the_analysis_flags_the_stale_doc_and_trusts_the_fresh_one(
+    git_repo: Any, tmp_path: Path, letter_embedder: Any
+) -> None:
+    build_repository(git_repo)
+    env = {"INDEX_FILE_RECENCY": "true", "SEXTANT_HOME": str(tmp_path / "home"), "LLM_PROVIDER": "none"}
+    store = EdgeChunkStore(
+        tmp_path / "qdrant", collection_name(letter_embedder.model_id, letter_embedder.dimension), 26
+    )
+    services = [
+        ServiceSpec(recency_scanner.SERVICE_NAME, recency_scanner.router_factory(env)),
+        ServiceSpec(indexer.SERVICE_NAME, indexer.router_factory(env, store=store, embedder=letter_embedder)),
+        ServiceSpec(selector.SERVICE_NAME, selector.router_factory(env, store=store)),
+        ServiceSpec(analyzer.SERVICE_NAME, analyzer.router_factory(env, store=store)),
+    ]
+    repo = RepoRef.for_url(git_repo.url, branch="main")
+    request = RepoUpdated(
+        event_id=event_id_for(RepoUpdated, "e2e-run", repo.repo_key),
+        run_id="e2e-run",
+        occurred_at=utc_now_iso(),
+        repo=repo,
+    )
+    try:
+        with EmbeddedNats(tmp_path / "nats") as server:
+            bus = Bus(build_broker(server.url))
+            await start_routers(bus, services)
+            try:
+                await bus.publish(request)
+                analysis, summary = await wait_for_outputs(bus, request.run_id)
+            finally:
+                await bus.close()
+    finally:
+        store.close()
+
+    claims = {(c.doc, c.ref): c for c in analysis.doc_claims}
+    stale = claims[("docs/design.md", "create_legacy_session()")]
+    assert (stale.status, stale.line) == ("contradicted", 3)
+    assert claims[("docs/usage.md", "open_session()")].status == "verified"
+    assert not [c for c in analysis.doc_claims if c.doc == "docs/usage.md" and c.status != "verified"]
+
+    accuracy = analysis.sections["Documentation Accuracy"]
+    assert "docs/design.md:3 `create_legacy_session()` (symbol) — contradicted" in accuracy
+    assert "Docs whose claims check out: " in accuracy
+    assert "docs/usage.md (2 verified)" in accuracy
+    assert "`docs/design.md` (last modified 2024-01-10 — 27 months older than typical code in this repo)" in accuracy
+
+    prompt = analysis.prompt
+    assert prompt.index("// app/sessions.py (last modified 2026-05-01)") < prompt.index(DOCS_BANNER)
+    assert prompt.index(DOCS_BANNER) < prompt.index(
+        "// docs/design.md (last modified 2024-01-10 — 27 months older than typical code in this repo)"
+    )
+    assert "// docs/usage.md (last modified 2026-05-01)\n" in prompt
+    assert analysis.markdown.startswith("No language model was used for this analysis")
+    assert analysis.median_code is not None
+    assert analysis.median_code.startswith("2026-05-01")
+    assert summary.purpose == "A tiny session library."
