@@ -207,3 +207,41 @@ def test_incremental_recency() -> None:
     assert incremental_recency(["a.py"], None) == {"a.py": None}  # never "now"
     with pytest.raises(ValueError, match="ISO 8601"):
         incremental_recency(["a.py"], "yesterday")
+
+
+def test_paths_only_a_merge_brought_get_the_merge_date(
+    git_repo: Any, tmp_path: Path, count_objects: Callable[[Path, str], int]
+) -> None:
+    git_repo.write("app.py", "1")
+    git_repo.commit("base", date=Y2020)
+    # A subtree merge: lib.txt lives at the root of an unrelated history and lands as vendor/lib.txt.
+    git_repo.git("checkout", "-q", "--orphan", "lib")
+    git_repo.git("rm", "-rq", "--cached", ".")
+    (git_repo.root / "app.py").unlink()
+    git_repo.write("lib.txt", "lib")
+    git_repo.commit("lib history", date=Y2021)
+    git_repo.git("checkout", "-q", "-f", "main")
+    git_repo.git("merge", "-q", "-s", "ours", "--no-commit", "--allow-unrelated-histories", "lib")
+    git_repo.git("read-tree", "--prefix=vendor/", "-u", "lib")
+    git_repo.git("commit", "-q", "-m", "subtree merge", date=Y2024)
+    # An evil merge: a file created while merging, in no ordinary commit.
+    git_repo.git("checkout", "-q", "-b", "side")
+    git_repo.write("side.py", "1")
+    git_repo.commit("side", date=Y2025)
+    git_repo.git("checkout", "-q", "main")
+    git_repo.git("merge", "-q", "--no-ff", "--no-commit", "side")
+    git_repo.write("made-in-merge.txt", "x")
+    git_repo.git("add", "made-in-merge.txt")
+    git_repo.git("commit", "-q", "-m", "merge side", date=Y2026)
+    assert both_ways(git_repo) == {
+        "app.py": Y2020,
+        "vendor/lib.txt": Y2024,
+        "side.py": Y2025,
+        "made-in-merge.txt": Y2026,
+    }
+    source = RepoSource(git_repo.url)
+    env = git_environment(source)
+    git_dir = tmp_path / "scan.git"
+    clone_for_recency(source, git_dir, window=None, env=env, secrets=(), timeout=60)
+    read_recency(git_dir, "HEAD", env=env)
+    assert count_objects(git_dir, "blob") == 0

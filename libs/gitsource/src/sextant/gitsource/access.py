@@ -105,9 +105,7 @@ class RepoSource:
 
     def __repr__(self) -> str:
         token = "'***'" if self.token else "None"
-        return (
-            f"RepoSource(url={self.url!r}, branch={self.branch!r}, token={token}, provider={self.provider!r})"
-        )
+        return f"RepoSource(url={self.url!r}, branch={self.branch!r}, token={token}, provider={self.provider!r})"
 
 
 def check_branch_name(branch: str) -> None:
@@ -162,9 +160,7 @@ def _url_kind(url: str, scheme: str) -> SourceKind:
             raise UnsafeSourceError("the repository URL carries a password; pass a token instead")
         return "ssh"
     if "@" in parts.netloc:
-        raise UnsafeSourceError(
-            "the repository URL carries credentials; remove them and pass the token separately"
-        )
+        raise UnsafeSourceError("the repository URL carries credentials; remove them and pass the token separately")
     if scheme == "https":
         return "https"
     if scheme == "file":
@@ -245,8 +241,7 @@ def git_environment(source: RepoSource) -> dict[str, str]:
     env = {
         name: value
         for name, value in os.environ.items()
-        if (not name.startswith("GIT_") or name in _INHERITED_GIT_VARIABLES)
-        and name not in _DROPPED_VARIABLES
+        if (not name.startswith("GIT_") or name in _INHERITED_GIT_VARIABLES) and name not in _DROPPED_VARIABLES
     }
     kind = source_kind(source.url)
     protocols = (*_BASE_PROTOCOLS, "http") if kind == "http" else _BASE_PROTOCOLS

@@ -91,9 +91,7 @@ def clone_blobless(
         raise
 
 
-def deepen_past_boundary(
-    git_dir: Path, *, env: Mapping[str, str], secrets: tuple[str, ...], timeout: float
-) -> bool:
+def deepen_past_boundary(git_dir: Path, *, env: Mapping[str, str], secrets: tuple[str, ...], timeout: float) -> bool:
     """Fetch one more generation behind a shallow clone's boundary (still without blobs).
 
     After ``--shallow-since`` the oldest commits inside the window are boundary commits whose diff

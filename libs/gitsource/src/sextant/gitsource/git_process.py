@@ -12,6 +12,7 @@ import signal
 import subprocess
 import tempfile
 import threading
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -35,24 +36,26 @@ def _kill_group(process: subprocess.Popen[bytes]) -> None:
         os.killpg(process.pid, signal.SIGKILL)
 
 
-def _command_error(
-    args: Sequence[str], returncode: int, stderr: bytes, secrets: tuple[str, ...]
-) -> GitCommandError:
+def _command_error(args: Sequence[str], returncode: int, stderr: bytes, secrets: tuple[str, ...]) -> GitCommandError:
     text = scrub(stderr.decode("utf-8", "replace").strip(), secrets)[-_STDERR_TAIL:]
     detail = f": {text}" if text else ""
-    return GitCommandError(
-        f"git {args[0]} failed (exit {returncode}){detail}", returncode=returncode, stderr=text
-    )
+    return GitCommandError(f"git {args[0]} failed (exit {returncode}){detail}", returncode=returncode, stderr=text)
 
 
 def _start(
-    argv: list[str], env: Mapping[str, str], *, stdin: int, stderr: int | IO[bytes], cwd: Path | None
+    argv: list[str],
+    env: Mapping[str, str],
+    *,
+    stdin: int,
+    stderr: int | IO[bytes],
+    cwd: Path | None,
+    stdout: int | IO[bytes] = subprocess.PIPE,
 ) -> subprocess.Popen[bytes]:
     try:
         return subprocess.Popen(
             argv,
             stdin=stdin,
-            stdout=subprocess.PIPE,
+            stdout=stdout,
             stderr=stderr,
             env=dict(env),
             cwd=cwd,
@@ -188,3 +191,76 @@ def stream_git(
         if process.returncode != 0 and not output.stopped:
             stderr_file.seek(0)
             raise _command_error(args, process.returncode, stderr_file.read(), secrets)
+
+
+class BackgroundGit:
+    """A git command running alongside other work, its output spooled to a temp file.
+
+    Args:
+        args: Arguments after ``git``.
+        env: The child environment.
+        secrets: Strings to scrub from any error text.
+        timeout: Seconds from start before the command is killed.
+        git_dir: Repository to run in.
+    """
+
+    def __init__(
+        self,
+        args: Sequence[str],
+        *,
+        env: Mapping[str, str],
+        secrets: tuple[str, ...],
+        timeout: float,
+        git_dir: Path | None = None,
+    ) -> None:
+        logger.debug("git %s (background)", " ".join(args[:2]))
+        self._args = list(args)
+        self._secrets = secrets
+        self._timeout = timeout
+        self._deadline = time.monotonic() + timeout
+        # Both files live as long as this object, which is itself the context manager closing them.
+        self._stdout = tempfile.TemporaryFile()  # noqa: SIM115
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115
+        try:
+            self._process = _start(
+                _argv(args, git_dir), env, stdin=subprocess.DEVNULL, stderr=self._stderr, cwd=None, stdout=self._stdout
+            )
+        except BaseException:
+            self._stdout.close()
+            self._stderr.close()
+            raise
+
+    def output(self) -> bytes:
+        """Wait for the command (within its time limit) and return everything it printed.
+
+        Returns:
+            The command's standard output.
+        """
+        try:
+            self._process.wait(timeout=max(0.0, self._deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            self.cancel()
+            raise GitTimeoutError(f"git {self._args[0]} timed out after {self._timeout:g} s") from None
+        if self._process.returncode != 0:
+            self._stderr.seek(0)
+            raise _command_error(self._args, self._process.returncode, self._stderr.read(), self._secrets)
+        self._stdout.seek(0)
+        return self._stdout.read()
+
+    def cancel(self) -> None:
+        """Stop the command if it still runs (its output is no longer needed)."""
+        if self._process.poll() is None:
+            _kill_group(self._process)
+        self._process.wait()
+
+    def close(self) -> None:
+        """Stop the command and release its temp files."""
+        self.cancel()
+        self._stdout.close()
+        self._stderr.close()
+
+    def __enter__(self) -> BackgroundGit:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

@@ -8,8 +8,9 @@ sighting of a path is its last change.
 
 Merge commits: ``--diff-merges=off`` (git log's default) shows no file list for a merge, so a file
 changed on a side branch carries the date of the side-branch commit that changed it, not the merge
-date. Combined merge diffs are not used: they would need blob contents, which a blob-less clone
-would fetch one by one.
+date (what ``git log -1 -- path`` reports too). Paths that only merges ever changed are dated by a
+second, merge-only pass (see ``recency.merge_log_arguments``) that this same parser reads. Combined
+merge diffs are never used: they would need blob contents, fetched one by one in a blob-less clone.
 
 Shallow clones: a boundary commit (listed in the clone's ``shallow`` file) has no parent in the
 clone, so git lists every file in it as added. Its entries are ignored: a file first seen there is

@@ -180,9 +180,7 @@ class RepoMirror:
             Sorted paths; a rename appears as its old and its new path.
         """
         self._ensure_commits(source, [base, head])
-        out = self._git(
-            source, ["diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", base, head, "--"]
-        )
+        out = self._git(source, ["diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", base, head, "--"])
         return sorted(path.decode("utf-8", "surrogateescape") for path in out.split(b"\0") if path)
 
     def diff(self, source: RepoSource, base: str, head: str) -> str:
@@ -222,9 +220,7 @@ class RepoMirror:
             git_dir=self.mirror_dir(source),
         )
 
-    def _clone(
-        self, git_dir: Path, source: RepoSource, *, env: dict[str, str], secrets: tuple[str, ...]
-    ) -> None:
+    def _clone(self, git_dir: Path, source: RepoSource, *, env: dict[str, str], secrets: tuple[str, ...]) -> None:
         # Clone beside the final folder and rename: an interrupted clone never looks like a mirror.
         staging = git_dir.with_name(f".{git_dir.name}.{uuid.uuid4().hex}.tmp")
         try:
@@ -263,9 +259,7 @@ class RepoMirror:
             )
         except GitCommandError as error:
             if branch_missing(error):
-                raise BranchNotFoundError(
-                    f"branch {source.branch!r} does not exist in the repository"
-                ) from None
+                raise BranchNotFoundError(f"branch {source.branch!r} does not exist in the repository") from None
             raise
 
     def _state(self, git_dir: Path, ref: str, source: RepoSource, *, in_place: bool) -> MirrorState:
@@ -290,9 +284,7 @@ class RepoMirror:
         shas = [revision for revision in revisions if re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", revision)]
         self._ensure_present(self.mirror_dir(source), shas, source, with_objects=False)
 
-    def _ensure_present(
-        self, git_dir: Path, ids: list[str], source: RepoSource, *, with_objects: bool
-    ) -> None:
+    def _ensure_present(self, git_dir: Path, ids: list[str], source: RepoSource, *, with_objects: bool) -> None:
         env = git_environment(source)
         present = present_objects(git_dir, ids, with_objects=with_objects, env=env, timeout=self.timeout)
         missing = [object_id for object_id in ids if object_id not in present]

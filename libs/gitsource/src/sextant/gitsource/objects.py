@@ -129,9 +129,7 @@ def object_sizes(git_dir: Path, ids: list[str], *, env: Mapping[str, str], timeo
     return sizes
 
 
-def blob_contents(
-    git_dir: Path, ids: list[str], *, env: Mapping[str, str], timeout: float
-) -> dict[str, bytes]:
+def blob_contents(git_dir: Path, ids: list[str], *, env: Mapping[str, str], timeout: float) -> dict[str, bytes]:
     """Contents of present blobs (one ``cat-file --batch``).
 
     Args:

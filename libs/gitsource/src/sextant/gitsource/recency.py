@@ -9,6 +9,12 @@ window show their real changes and only commits outside it are shallow boundarie
 A local path is read in place, read-only and without a clone; there the window is ``--since``,
 which selects the same commits (the full history is present, so no boundary exists).
 
+Merges: a file gets the date of the newest ordinary commit that changed it (a side-branch commit,
+not the merge that brought it in). A path no ordinary commit ever touched under its current name
+(a subtree merge, a file created while resolving a merge) gets the date of the newest first-parent
+merge that changed it, from a merge-only pass that runs beside the main one and is cancelled when
+the main pass has dated every path.
+
 Dates are the committer date in UTC ISO 8601. The map holds exactly the paths of the branch's tree
 at head; a path whose last change is older than the window (or unknown) maps to None.
 """
@@ -27,7 +33,7 @@ from sextant.gitsource.access import RepoSource, git_environment, local_path, se
 from sextant.gitsource.clone import WindowBeforeHistoryError, clone_blobless, deepen_past_boundary
 from sextant.gitsource.commit_dates import iso_from_epoch, normalize_iso
 from sextant.gitsource.errors import BranchNotFoundError, GitCommandError
-from sextant.gitsource.git_process import run_git, stream_git
+from sextant.gitsource.git_process import BackgroundGit, run_git, stream_git
 from sextant.gitsource.local_repository import resolve_local_git_dir
 from sextant.gitsource.log_parser import LOG_FORMAT, NameStatusParser
 
@@ -82,6 +88,26 @@ def git_log_arguments(head: str, since: str | None = None) -> list[str]:
     return [*args, head, "--"]
 
 
+def merge_log_arguments(head: str, since: str | None = None) -> list[str]:
+    """The second, merge-only pass: first-parent merges with their diff against the first parent.
+
+    A path that no ordinary commit ever touched under its current name (brought in by a subtree
+    merge, or created while resolving a merge) gets the date of the newest first-parent merge that
+    changed it. Along the first-parent chain such a change can only come from a merge, so these
+    merges are all that is needed.
+
+    Args:
+        head: Commit to start from.
+        since: Optional ``--since`` date for in-place reads with a window.
+
+    Returns:
+        Arguments after ``git``.
+    """
+    args = git_log_arguments(head, since)
+    at = args.index("--diff-merges=off")
+    return [*args[:at], "--first-parent", "--merges", "--diff-merges=first-parent", *args[at + 1 :]]
+
+
 def read_recency(
     git_dir: Path,
     ref: str,
@@ -114,26 +140,51 @@ def read_recency(
     )
     tree = set(listing.split(b"\0"))
     tree.discard(b"")
-    parser = NameStatusParser(tree, shallow_boundary(git_dir))
+    boundary = shallow_boundary(git_dir)
+    parser = NameStatusParser(tree, boundary)
+    first_seen = parser.first_seen
     if tree:
-        with stream_git(
-            git_log_arguments(head, since), env=env, secrets=secrets, timeout=timeout, git_dir=git_dir
-        ) as output:
-            for chunk in output.chunks():
-                parser.feed(chunk)
-                if parser.complete:
-                    output.stop()  # every path dated: older history cannot change the map
-                    break
-            else:
-                parser.finish()
+        # The merge pass runs beside the main pass (a second core) and is used only for paths the
+        # main pass never saw; it is cancelled as soon as every path is dated.
+        with BackgroundGit(
+            merge_log_arguments(head, since), env=env, secrets=secrets, timeout=timeout, git_dir=git_dir
+        ) as merge_pass:
+            _read_main_log(parser, head, since, git_dir=git_dir, env=env, secrets=secrets, timeout=timeout)
+            undated = tree.difference(first_seen)
+            if undated:
+                merge_parser = NameStatusParser(undated, boundary)
+                merge_parser.feed(merge_pass.output())
+                merge_parser.finish()
+                first_seen = {**first_seen, **merge_parser.first_seen}
     iso_by_time: dict[bytes, str] = {}
     dates: dict[str, str | None] = {}
     for path in sorted(tree):
-        seen = parser.first_seen.get(path)
+        seen = first_seen.get(path)
         if seen is not None and seen not in iso_by_time:
             iso_by_time[seen] = iso_from_epoch(int(seen))
         dates[path.decode("utf-8", "surrogateescape")] = iso_by_time[seen] if seen is not None else None
     return head, dates, parser.commits_read
+
+
+def _read_main_log(
+    parser: NameStatusParser,
+    head: str,
+    since: str | None,
+    *,
+    git_dir: Path,
+    env: Mapping[str, str],
+    secrets: tuple[str, ...],
+    timeout: float,
+) -> None:
+    with stream_git(
+        git_log_arguments(head, since), env=env, secrets=secrets, timeout=timeout, git_dir=git_dir
+    ) as output:
+        for chunk in output.chunks():
+            parser.feed(chunk)
+            if parser.complete:
+                output.stop()  # every path dated: older history cannot change the map
+                return
+        parser.finish()
 
 
 def shallow_boundary(git_dir: Path) -> frozenset[bytes]:
@@ -146,16 +197,12 @@ def shallow_boundary(git_dir: Path) -> frozenset[bytes]:
         Commit SHAs as hex bytes.
     """
     try:
-        return frozenset(
-            line.strip() for line in (git_dir / "shallow").read_bytes().splitlines() if line.strip()
-        )
+        return frozenset(line.strip() for line in (git_dir / "shallow").read_bytes().splitlines() if line.strip())
     except FileNotFoundError:
         return frozenset()
 
 
-def resolve_commit(
-    git_dir: Path, ref: str, *, env: Mapping[str, str], secrets: tuple[str, ...], timeout: float
-) -> str:
+def resolve_commit(git_dir: Path, ref: str, *, env: Mapping[str, str], secrets: tuple[str, ...], timeout: float) -> str:
     """The commit SHA a ref points to, or ``BranchNotFoundError``.
 
     Args:
@@ -177,9 +224,7 @@ def resolve_commit(
             git_dir=git_dir,
         )
     except GitCommandError:
-        raise BranchNotFoundError(
-            f"{ref} does not name a commit (missing branch or empty repository)"
-        ) from None
+        raise BranchNotFoundError(f"{ref} does not name a commit (missing branch or empty repository)") from None
     return out.decode("ascii").strip()
 
 
@@ -208,9 +253,7 @@ def scan_recency(
     if local is not None:
         git_dir = resolve_local_git_dir(local, env=env, timeout=timeout)
         ref = f"refs/heads/{source.branch}" if source.branch else "HEAD"
-        head, dates, commits = read_recency(
-            git_dir, ref, env=env, secrets=secrets, timeout=timeout, since=window
-        )
+        head, dates, commits = read_recency(git_dir, ref, env=env, secrets=secrets, timeout=timeout, since=window)
         return _summarise(dates, commits, head, window, started, in_place=True)
     temp = Path(tempfile.mkdtemp(prefix="sextant-recency-", dir=work_dir))
     try:
