@@ -18,6 +18,7 @@ from sextant.cli.describe import summarize
 from sextant.cli.publishing import build_repo_updated, repo_updated_from_json
 from sextant.cli.runtime import open_session, remove_runtime_record, write_runtime_record
 from sextant.cli.services import all_services
+from sextant.cli.tracing_setup import continued_trace
 from sextant.contracts import encode_event, event_json_schema, event_name
 
 publish_app = typer.Typer(help="Publish a request event (what CI runs).", no_args_is_help=True)
@@ -101,7 +102,8 @@ def publish_repo_updated(
 async def _publish(event: msgspec.Struct) -> bool:
     env = dict(os.environ)
     async with open_session(env, services=lambda: all_services(env)) as session:
-        return await session.bus.publish(event)  # type: ignore[arg-type]
+        with continued_trace(env):
+            return await session.bus.publish(event)  # type: ignore[arg-type]
 
 
 def events(

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import logging
 import os
 
 import typer
 
 from sextant.cli import bus_commands, direct_commands, pipeline_commands
+from sextant.cli.tracing_setup import install_tracing
+from sextant.telemetry import configure_logging
 
 app = typer.Typer(
     name="sextant",
@@ -27,8 +28,8 @@ app = typer.Typer(
 @app.callback()
 def main(verbose: bool = typer.Option(False, "--verbose", "-v", help="Log what the services do.")) -> None:
     """Configure logging once for every command."""
-    level = os.environ.get("LOG_LEVEL") or ("INFO" if verbose else "WARNING")
-    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    configure_logging(os.environ.get("LOG_LEVEL") or ("INFO" if verbose else "WARNING"))
+    install_tracing(os.environ)
 
 
 bus_commands.register(app)

@@ -14,6 +14,7 @@ from sextant.cli.publishing import build_repo_updated, normalize_repo_location
 from sextant.cli.run_watch import RunFailedError, await_result
 from sextant.cli.runtime import open_session
 from sextant.cli.services import all_services
+from sextant.cli.tracing_setup import continued_trace
 from sextant.contracts import (
     STREAM_NAME,
     AnalysisCompleted,
@@ -51,7 +52,8 @@ async def _run_until(request: Event, result_type: type[ResultT], *, quiet: bool)
         where = "the embedded runtime" if session.hosts_services else session.url
         if not quiet:
             typer.echo(f"sextant: run {request.run_id} for {request.repo.repo_key} on {where}", err=True)
-        return await await_result(session.bus, request, result_type, show_progress=not quiet)
+        with continued_trace(env):
+            return await await_result(session.bus, request, result_type, show_progress=not quiet)
 
 
 def run_to(request: Event, result_type: type[ResultT], *, quiet: bool = False) -> ResultT:
