@@ -113,9 +113,7 @@ def test_environment_carries_the_token_only_in_scoped_config() -> None:
     assert config["fetch.recurseSubmodules"] == "false"
     encoded = base64.b64encode(f"x-access-token:{TOKEN}".encode()).decode()
     holders = [name for name, value in env.items() if TOKEN in value or encoded in value]
-    header_index = next(
-        i for i in range(int(env["GIT_CONFIG_COUNT"])) if "extraHeader" in env[f"GIT_CONFIG_KEY_{i}"]
-    )
+    header_index = next(i for i in range(int(env["GIT_CONFIG_COUNT"])) if "extraHeader" in env[f"GIT_CONFIG_KEY_{i}"])
     assert holders == [f"GIT_CONFIG_VALUE_{header_index}"]  # nowhere but the header's config value
 
 

@@ -19,9 +19,7 @@ def entries(*pairs: tuple[str, bytes]) -> bytes:
     return b"\n" + body
 
 
-def parse(
-    log: bytes, wanted: set[bytes] | None, boundary: frozenset[bytes] = frozenset()
-) -> NameStatusParser:
+def parse(log: bytes, wanted: set[bytes] | None, boundary: frozenset[bytes] = frozenset()) -> NameStatusParser:
     parser = NameStatusParser(wanted, boundary)
     parser.feed(log)
     parser.finish()

@@ -44,9 +44,7 @@ def test_first_sync_clones_without_blobs_and_later_syncs_fetch(
     assert count_objects(git_dir, "blob") == 0
 
 
-def test_no_change_resync_is_one_fetch_and_one_head_read(
-    source_repo: Any, tmp_path: Path, trace2: Any
-) -> None:
+def test_no_change_resync_is_one_fetch_and_one_head_read(source_repo: Any, tmp_path: Path, trace2: Any) -> None:
     mirror = RepoMirror(tmp_path / "cache")
     source = RepoSource(source_repo.url)
     state = mirror.sync(source)
@@ -177,9 +175,7 @@ def test_local_repository_is_read_in_place(source_repo: Any, tmp_path: Path) -> 
 def test_mirror_folder_is_named_from_the_url_only(tmp_path: Path) -> None:
     mirror = RepoMirror(tmp_path)
     plain = mirror.mirror_dir(RepoSource("https://github.com/org/repo.git"))
-    with_token = mirror.mirror_dir(
-        RepoSource("https://github.com/org/repo.git", token="sekret", provider="github")
-    )
+    with_token = mirror.mirror_dir(RepoSource("https://github.com/org/repo.git", token="sekret", provider="github"))
     assert plain == with_token
     assert plain.name.startswith("repo-")
     assert "sekret" not in str(plain)

@@ -230,11 +230,14 @@ class BackgroundGit:
             self._stderr.close()
             raise
 
-    def output(self) -> bytes:
-        """Wait for the command (within its time limit) and return everything it printed.
+    def output_chunks(self, size: int = 1 << 20) -> Iterator[bytes]:
+        """Wait for the command (within its time limit), then yield its output piece by piece.
+
+        Args:
+            size: Largest piece to read at once (memory stays flat however long the output).
 
         Returns:
-            The command's standard output.
+            An iterator of byte chunks of the command's standard output.
         """
         try:
             self._process.wait(timeout=max(0.0, self._deadline - time.monotonic()))
@@ -245,7 +248,8 @@ class BackgroundGit:
             self._stderr.seek(0)
             raise _command_error(self._args, self._process.returncode, self._stderr.read(), self._secrets)
         self._stdout.seek(0)
-        return self._stdout.read()
+        while chunk := self._stdout.read(size):
+            yield chunk
 
     def cancel(self) -> None:
         """Stop the command if it still runs (its output is no longer needed)."""

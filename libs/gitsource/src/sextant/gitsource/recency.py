@@ -153,7 +153,8 @@ def read_recency(
             undated = tree.difference(first_seen)
             if undated:
                 merge_parser = NameStatusParser(undated, boundary)
-                merge_parser.feed(merge_pass.output())
+                for chunk in merge_pass.output_chunks():
+                    merge_parser.feed(chunk)
                 merge_parser.finish()
                 first_seen = {**first_seen, **merge_parser.first_seen}
     iso_by_time: dict[bytes, str] = {}
