@@ -308,3 +308,17 @@ class LetterEmbedder:
 def letter_embedder() -> LetterEmbedder:
     """The instant test embedder."""
     return LetterEmbedder()
+
+
+@pytest.fixture(scope="session")
+def slack_responder() -> Any:
+    """The example module examples/slack_responder/slack_responder.py, loaded from its file."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[2] / "examples" / "slack_responder" / "slack_responder.py"
+    spec = importlib.util.spec_from_file_location("slack_responder_example", path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

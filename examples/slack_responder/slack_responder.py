@@ -1,0 +1,192 @@
+"""Post every Sextant analysis to a Slack channel: its overview and its Documentation Accuracy findings.
+
+A durable JetStream consumer of `AnalysisCompleted` events (subject `sextant.analysis.completed.*`).
+Durable means it resumes where it stopped: start it after Sextant has run and it posts what it
+missed; run two copies and they share the work instead of posting twice.
+
+    SLACK_WEBHOOK_URL=https://hooks.slack.com/services/… NATS_URL=nats://127.0.0.1:4222 \
+        uv run --no-sync python examples/slack_responder/slack_responder.py
+
+Environment:
+    SLACK_WEBHOOK_URL   Slack incoming-webhook URL (required; a secret: it is never logged or shown).
+    NATS_URL            The NATS server Sextant publishes to (default nats://127.0.0.1:4222).
+    SLACK_RESPONDER_DURABLE  Durable consumer name (default slack-responder).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import httpx
+from faststream.nats import NatsRouter
+
+from sextant.bus import Bus, ServiceSpec, build_broker, consume, start_routers, wait_for_stop_signal
+from sextant.contracts import AnalysisCompleted, DocClaim, Event
+
+logger = logging.getLogger("slack_responder")
+
+SERVICE_NAME = "slack-responder"
+DEFAULT_NATS_URL = "nats://127.0.0.1:4222"
+DEFAULT_DURABLE = "slack-responder"
+OVERVIEW_SECTION = "Architecture Overview"
+ACCURACY_SECTION = "Documentation Accuracy"
+
+# Slack's limits for incoming-webhook blocks.
+HEADER_LIMIT = 150
+SECTION_LIMIT = 3000
+MAX_BLOCKS = 50
+CLAIMS_SHOWN = 10
+OVERVIEW_CHARS = 1500
+
+
+class SlackPostError(Exception):
+    """Slack did not take the message; the text never holds the webhook URL."""
+
+
+class SlackWebhook:
+    """Posts JSON messages to one incoming-webhook URL, which it keeps out of every repr and error."""
+
+    def __init__(self, url: str, *, timeout: float = 10.0) -> None:
+        if not url.startswith("https://") and not url.startswith("http://"):
+            raise ValueError("SLACK_WEBHOOK_URL must be an http(s) URL")
+        self._url = url
+        self._timeout = timeout
+        # httpx logs each request's full URL at INFO (httpcore traces at DEBUG); this URL is the secret.
+        for name in ("httpx", "httpcore"):
+            logging.getLogger(name).setLevel(logging.WARNING)
+
+    def __repr__(self) -> str:
+        return "SlackWebhook(url=<hidden>)"
+
+    async def post(self, message: Mapping[str, Any]) -> None:
+        """Send one message.
+
+        Raises:
+            SlackPostError: when Slack cannot be reached or does not answer 200; the consumer then
+                retries the event later and parks it after its last attempt.
+        """
+        try:
+            async with httpx.AsyncClient(timeout=self._timeout) as client:
+                response = await client.post(self._url, json=message)
+        except httpx.HTTPError as error:
+            raise SlackPostError(f"could not reach the Slack webhook ({type(error).__name__})") from None
+        if response.status_code != 200:
+            raise SlackPostError(f"Slack answered HTTP {response.status_code}: {response.text[:100]}")
+
+
+def escape(text: str) -> str:
+    """Escape Slack's control characters, so repository text cannot ping a channel or forge a link."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def to_mrkdwn(markdown: str) -> str:
+    """Markdown as Slack mrkdwn: escaped, bold as *x*, tables and headings left out."""
+    lines = [line for line in markdown.splitlines() if not line.lstrip().startswith(("|", "#"))]
+    text = re.sub(r"\*\*(.+?)\*\*", r"*\1*", escape("\n".join(lines)))
+    return re.sub(r"\n{3,}", "\n\n", text).strip()
+
+
+def shorten(text: str, limit: int) -> str:
+    """Cut at a line end before `limit` characters when possible, and say that it was cut."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 2]
+    cut = cut[: cut.rfind("\n")] if "\n" in cut else cut
+    return cut + "\n…"
+
+
+def claim_line(claim: DocClaim) -> str:
+    """One finding as a Slack list item."""
+    place = escape(f"{claim.doc}:{claim.line}").replace("`", "'")
+    ref = escape(claim.ref).replace("`", "'")
+    return f"• `{place}` `{ref}` — *{claim.status}*: {escape(claim.evidence)}"
+
+
+def accuracy_text(event: AnalysisCompleted) -> str:
+    """The findings: counts by status, then the contradicted and outdated claims first."""
+    if not event.doc_claims:
+        return to_mrkdwn(event.sections.get(ACCURACY_SECTION, "")) or "No documentation claims were checked."
+    counts = Counter(claim.status for claim in event.doc_claims)
+    totals = ", ".join(f"{counts[s]} {s}" for s in ("contradicted", "outdated", "verified", "unverifiable"))
+    suspect = [c for c in event.doc_claims if c.status in ("contradicted", "outdated")]
+    lines = [f"{len(event.doc_claims)} doc claims checked against the code: {totals}."]
+    lines += [claim_line(claim) for claim in suspect[:CLAIMS_SHOWN]]
+    if len(suspect) > CLAIMS_SHOWN:
+        lines.append(f"… and {len(suspect) - CLAIMS_SHOWN} more")
+    return "\n".join(lines)
+
+
+def slack_message(event: AnalysisCompleted) -> dict[str, Any]:
+    """The webhook message for one analysis: a header, a context line, the overview and the findings.
+
+    Args:
+        event: The analysis.
+
+    Returns:
+        JSON for Slack's incoming webhook: `text` (the notification fallback) and `blocks`.
+    """
+    title = f"Sextant analysis: {event.repo.url}"
+    commit = f"commit `{escape(event.head_sha[:12])}`" if event.head_sha else "commit unknown"
+    model = "no language model (computed from evidence)" if event.model == "none" else escape(event.model)
+    overview = to_mrkdwn(event.sections.get(OVERVIEW_SECTION, "")) or "(no overview)"
+    first_line = event.markdown.splitlines()[0] if event.markdown else ""
+    context = [commit, model] + ([escape(first_line)] if first_line.startswith("No language model") else [])
+    blocks: list[dict[str, Any]] = [
+        {"type": "header", "text": {"type": "plain_text", "text": shorten(title, HEADER_LIMIT)}},
+        {"type": "context", "elements": [{"type": "mrkdwn", "text": shorten(item, 300)} for item in context]},
+        {"type": "section", "text": {"type": "mrkdwn", "text": shorten(f"*Overview*\n{overview}", OVERVIEW_CHARS)}},
+        {"type": "divider"},
+        {
+            "type": "section",
+            "text": {
+                "type": "mrkdwn",
+                "text": shorten(f"*Documentation Accuracy*\n{accuracy_text(event)}", SECTION_LIMIT),
+            },
+        },
+    ]
+    return {"text": shorten(title, HEADER_LIMIT), "blocks": blocks[:MAX_BLOCKS]}
+
+
+def create_router(bus: Bus, webhook: SlackWebhook, durable: str = DEFAULT_DURABLE) -> NatsRouter:
+    """A router with one durable consumer of AnalysisCompleted that posts each event to Slack."""
+    router = bus.router()
+
+    async def handle(event: AnalysisCompleted) -> Sequence[Event]:
+        await webhook.post(slack_message(event))
+        logger.info("posted the analysis of %s (run %s) to Slack", event.repo.repo_key, event.run_id)
+        return []  # nothing to publish back
+
+    consume(router, bus, event_type=AnalysisCompleted, durable=durable, stage="slack_responder", handle=handle)
+    return router
+
+
+async def run(env: Mapping[str, str], stop: asyncio.Event | None = None) -> None:
+    """Consume until `stop` is set (or, without one, until Ctrl-C / SIGTERM).
+
+    Args:
+        env: SLACK_WEBHOOK_URL, NATS_URL, SLACK_RESPONDER_DURABLE.
+        stop: Set it to stop (tests); None waits for a signal.
+    """
+    url = env.get("SLACK_WEBHOOK_URL", "").strip()
+    if not url:
+        raise SystemExit("set SLACK_WEBHOOK_URL to a Slack incoming-webhook URL")
+    webhook = SlackWebhook(url)
+    durable = env.get("SLACK_RESPONDER_DURABLE", "").strip() or DEFAULT_DURABLE
+    bus = Bus(build_broker(env.get("NATS_URL", "").strip() or DEFAULT_NATS_URL), service=SERVICE_NAME)
+    await start_routers(bus, [ServiceSpec(SERVICE_NAME, lambda b: create_router(b, webhook, durable))])
+    logger.info("waiting for analyses (durable consumer %s)", durable)
+    try:
+        await (stop.wait() if stop is not None else wait_for_stop_signal())
+    finally:
+        await bus.close()
+
+
+if __name__ == "__main__":
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    asyncio.run(run(os.environ))
