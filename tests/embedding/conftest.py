@@ -131,9 +131,7 @@ class FakeProviderServer:
                 body = json.loads(self.rfile.read(length) or b"null")
                 with server._lock:
                     server.requests.append(
-                        RecordedRequest(
-                            "POST", self.path, {k.lower(): v for k, v in self.headers.items()}, body
-                        )
+                        RecordedRequest("POST", self.path, {k.lower(): v for k, v in self.headers.items()}, body)
                     )
                 reply = server._next_reply()
                 if reply.delay:

@@ -66,9 +66,7 @@ def test_ollama_reads_ollama_host() -> None:
     assert isinstance(embedder, OllamaEmbedder)
     assert "http://127.0.0.1:11500" in repr(embedder)
     assert (embedder.dimension, embedder.max_chars) == (768, 5_500)
-    tagged = embedder_from_env(
-        {"EMBEDDINGS_PROVIDER": "ollama", "EMBEDDINGS_MODEL": "mxbai-embed-large:latest"}
-    )
+    tagged = embedder_from_env({"EMBEDDINGS_PROVIDER": "ollama", "EMBEDDINGS_MODEL": "mxbai-embed-large:latest"})
     assert tagged.dimension == 1024
 
 
@@ -107,9 +105,7 @@ def test_credentials_in_the_base_url_are_refused(secret_key: str) -> None:
     assert secret_key not in str(caught.value)
 
 
-async def test_a_smaller_dimension_is_requested_from_resizable_models(
-    secret_key: str, provider_server: Any
-) -> None:
+async def test_a_smaller_dimension_is_requested_from_resizable_models(secret_key: str, provider_server: Any) -> None:
     provider_server.provider, provider_server.dimension = "openai", 512
     env = {
         "EMBEDDINGS_PROVIDER": "openai",

@@ -110,9 +110,7 @@ async def test_429_with_retry_after_waits_then_succeeds(
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
-async def test_500_then_success(
-    provider: str, provider_server: Any, hosted_embedder: Any, reply: Any
-) -> None:
+async def test_500_then_success(provider: str, provider_server: Any, hosted_embedder: Any, reply: Any) -> None:
     embedder = hosted_embedder(provider)
     provider_server.script(reply(status=500, body={"error": "internal"}), reply(status=503, body=b"down"))
     assert len(await embedder.embed(["hello", "world"])) == 2
@@ -160,9 +158,7 @@ async def test_a_retry_after_beyond_the_cap_fails_at_once(
 
 async def test_retry_after_as_an_http_date(provider_server: Any, hosted_embedder: Any, reply: Any) -> None:
     embedder = hosted_embedder("openai")
-    provider_server.script(
-        reply(status=503, body={}, headers={"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"})
-    )
+    provider_server.script(reply(status=503, body={}, headers={"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"}))
     assert len(await embedder.embed(["past date means no wait"])) == 1
     assert len(provider_server.requests) == 2
 
@@ -195,9 +191,7 @@ async def test_a_bad_request_is_permanent_and_its_message_scrubbed(
 ) -> None:
     embedder = hosted_embedder("openai")
     message = f"This model's maximum context length is 8192 tokens (key {secret_key})"
-    provider_server.script(
-        reply(status=400, body={"error": {"message": message, "type": "invalid_request_error"}})
-    )
+    provider_server.script(reply(status=400, body={"error": {"message": message, "type": "invalid_request_error"}}))
 
     with pytest.raises(EmbeddingError) as caught:
         await embedder.embed(["x"])
@@ -265,3 +259,21 @@ def test_model_ids_name_the_provider(hosted_embedder: Any) -> None:
     assert hosted_embedder("openai").model_id == "openai/text-embedding-3-small"
     assert hosted_embedder("cohere").model_id == "cohere/embed-v4.0"
     assert hosted_embedder("ollama").model_id == "ollama/nomic-embed-text"
+
+
+async def test_a_redirect_is_not_followed(provider_server: Any, hosted_embedder: Any, reply: Any) -> None:
+    embedder = hosted_embedder("openai")
+    provider_server.script(reply(status=308, body={}, headers={"Location": "http://elsewhere.invalid/v1"}))
+    with pytest.raises(EmbeddingError, match="redirect") as caught:
+        await embedder.embed(["x"])
+    assert not caught.value.transient
+    assert len(provider_server.requests) == 1
+    await embedder.aclose()
+
+
+async def test_empty_texts_are_sent_as_a_space(provider_server: Any, hosted_embedder: Any) -> None:
+    embedder = hosted_embedder("openai")
+    vectors = await embedder.embed(["", "a"])
+    assert provider_server.requests[0].body["input"] == [" ", "a"]
+    assert len(vectors) == 2
+    await embedder.aclose()

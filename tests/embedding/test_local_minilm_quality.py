@@ -13,17 +13,14 @@ pytestmark = pytest.mark.model
 
 FUNCTIONS = {
     "parse_iso_date": "def parse_iso_date(text):\n    return datetime.strptime(text, '%Y-%m-%d').date()",
-    "read_json_file": (
-        "def read_json_file(path):\n    with open(path) as handle:\n        return json.load(handle)"
-    ),
+    "read_json_file": ("def read_json_file(path):\n    with open(path) as handle:\n        return json.load(handle)"),
     "send_email": (
         "def send_email(smtp, sender, recipient, subject, body):\n"
         "    message = EmailMessage()\n    message['From'] = sender\n    message['To'] = recipient\n"
         "    message['Subject'] = subject\n    message.set_content(body)\n    smtp.send_message(message)"
     ),
     "hash_password": (
-        "def hash_password(password, salt):\n"
-        "    return hashlib.pbkdf2_hmac('sha256', password.encode(), salt, 600_000)"
+        "def hash_password(password, salt):\n    return hashlib.pbkdf2_hmac('sha256', password.encode(), salt, 600_000)"
     ),
     "binary_search": (
         "def binary_search(items, target):\n    low, high = 0, len(items) - 1\n    while low <= high:\n"
@@ -41,9 +38,7 @@ FUNCTIONS = {
         "            out.write(block)"
     ),
     "count_words": "def count_words(text):\n    return Counter(text.lower().split())",
-    "fibonacci": (
-        "def fibonacci(n):\n    a, b = 0, 1\n    for _ in range(n):\n        a, b = b, a + b\n    return a"
-    ),
+    "fibonacci": ("def fibonacci(n):\n    a, b = 0, 1\n    for _ in range(n):\n        a, b = b, a + b\n    return a"),
     "is_prime": (
         "def is_prime(number):\n    if number < 2:\n        return False\n"
         "    return all(number % divisor for divisor in range(2, int(number ** 0.5) + 1))"
@@ -54,13 +49,11 @@ FUNCTIONS = {
     ),
     "reverse_string": "def reverse_string(value):\n    return value[::-1]",
     "merge_dicts": (
-        "def merge_dicts(first, second):\n    merged = dict(first)\n    merged.update(second)\n"
-        "    return merged"
+        "def merge_dicts(first, second):\n    merged = dict(first)\n    merged.update(second)\n    return merged"
     ),
     "flatten_list": "def flatten_list(nested):\n    return [item for sublist in nested for item in sublist]",
     "validate_email": (
-        "def validate_email(address):\n"
-        "    return re.fullmatch(r'[^@\\s]+@[^@\\s]+\\.[a-z]{2,}', address) is not None"
+        "def validate_email(address):\n    return re.fullmatch(r'[^@\\s]+@[^@\\s]+\\.[a-z]{2,}', address) is not None"
     ),
     "compress_bytes": "def compress_bytes(data):\n    return gzip.compress(data, compresslevel=9)",
     "retry_with_backoff": (
@@ -84,8 +77,7 @@ FUNCTIONS = {
         "    return [[sum(x * y for x, y in zip(row, column)) for column in zip(*b)] for row in a]"
     ),
     "slugify": (
-        "def slugify(title):\n    text = re.sub(r'[^a-z0-9]+', '-', title.lower())\n"
-        "    return text.strip('-')"
+        "def slugify(title):\n    text = re.sub(r'[^a-z0-9]+', '-', title.lower())\n    return text.strip('-')"
     ),
     "calculate_average": "def calculate_average(numbers):\n    return sum(numbers) / len(numbers)",
 }

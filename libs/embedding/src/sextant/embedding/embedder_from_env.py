@@ -38,9 +38,7 @@ from sextant.embedding.port import DenseEmbedder
 from sextant.embedding.retrying_post import RetryPolicy
 
 PROVIDERS = ("local", "openai", "cohere", "ollama")
-_LOCAL_MODEL_NAMES = frozenset(
-    {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2", MINILM_MODEL_ID.lower()}
-)
+_LOCAL_MODEL_NAMES = frozenset({"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2", MINILM_MODEL_ID.lower()})
 _HOSTED: dict[str, tuple[type[HostedEmbedder], ProviderDefaults]] = {
     "openai": (OpenAICompatibleEmbedder, OPENAI),
     "cohere": (CohereEmbedder, COHERE),
@@ -66,9 +64,7 @@ def embedder_from_env(env: Mapping[str, str]) -> DenseEmbedder:
     if provider == "local":
         return _local(settings)
     if provider not in _HOSTED:
-        raise EmbeddingError(
-            f"EMBEDDINGS_PROVIDER={provider!r} is not one of {', '.join(PROVIDERS)}", transient=False
-        )
+        raise EmbeddingError(f"EMBEDDINGS_PROVIDER={provider!r} is not one of {', '.join(PROVIDERS)}", transient=False)
     return _hosted(provider, settings)
 
 
@@ -104,8 +100,7 @@ def _hosted(provider: str, settings: _Settings) -> HostedEmbedder:
     return embedder_class(
         model=model,
         dimension=dimension,
-        max_chars=settings.number("EMBEDDING_MAX_CHARS")
-        or (facts.max_chars if facts else defaults.max_chars),
+        max_chars=settings.number("EMBEDDING_MAX_CHARS") or (facts.max_chars if facts else defaults.max_chars),
         batch_size=settings.number("EMBEDDINGS_BATCH_SIZE") or defaults.batch_size,
         base_url=base_url,
         api_key=_api_key(provider, settings, base_url, defaults),

@@ -158,7 +158,8 @@ class HostedEmbedder(ABC):
         payload, retries = await post_json_with_retries(
             self._http_client(),
             self._endpoint(),
-            body=self._request_body(batch, purpose),
+            # Providers reject empty strings (OpenAI: "input cannot be an empty string").
+            body=self._request_body([text or " " for text in batch], purpose),
             headers=self._headers(),
             policy=self._retry,
             provider=self.provider,
@@ -171,9 +172,7 @@ class HostedEmbedder(ABC):
 
     def _check_vectors(self, vectors: list[list[float]], expected: int) -> list[list[float]]:
         if len(vectors) != expected:
-            raise EmbeddingError(
-                f"{self.provider}: got {len(vectors)} vectors for {expected} texts", transient=True
-            )
+            raise EmbeddingError(f"{self.provider}: got {len(vectors)} vectors for {expected} texts", transient=True)
         for vector in vectors:
             if len(vector) != self._dimension:
                 raise EmbeddingError(

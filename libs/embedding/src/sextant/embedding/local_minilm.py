@@ -116,7 +116,4 @@ class LocalMiniLM:
         return (await self.embed([text]))[0]
 
     def __repr__(self) -> str:
-        return (
-            f"LocalMiniLM(model_id={MINILM_MODEL_ID!r}, max_chars={self._max_chars}, "
-            f"batch_size={self._batch_size})"
-        )
+        return f"LocalMiniLM(model_id={MINILM_MODEL_ID!r}, max_chars={self._max_chars}, batch_size={self._batch_size})"

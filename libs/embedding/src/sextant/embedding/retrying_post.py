@@ -95,9 +95,7 @@ async def post_json_with_retries(
         if not outcome.error.transient or retries + 1 >= policy.max_attempts:
             raise outcome.error
         if outcome.retry_after is not None and outcome.retry_after > policy.max_delay:
-            raise EmbeddingError(
-                f"{outcome.error.reason}; asked to wait {outcome.retry_after:.0f} s", transient=True
-            )
+            raise EmbeddingError(f"{outcome.error.reason}; asked to wait {outcome.retry_after:.0f} s", transient=True)
         retries += 1
         wait = policy.backoff(retries) if outcome.retry_after is None else outcome.retry_after
         await asyncio.sleep(wait)
@@ -116,12 +114,18 @@ async def _attempt(
     try:
         response = await client.post(url, json=body, headers=dict(headers), timeout=policy.timeout)
     except httpx.TimeoutException:
-        return _Attempt(
-            EmbeddingError(f"{provider}: request timed out after {policy.timeout:g} s", transient=True)
-        )
+        return _Attempt(EmbeddingError(f"{provider}: request timed out after {policy.timeout:g} s", transient=True))
     except httpx.TransportError as exc:
         # Transport errors name the host and the OS error, never headers.
         return _Attempt(EmbeddingError(f"{provider}: network error ({type(exc).__name__})", transient=True))
+    if 300 <= response.status_code < 400:
+        # Not followed: the key would go to wherever the redirect points. The base URL needs fixing.
+        return _Attempt(
+            EmbeddingError(
+                f"{provider}: HTTP {response.status_code} redirect; set EMBEDDINGS_BASE_URL to the final URL",
+                transient=False,
+            )
+        )
     if response.status_code >= 400:
         return _Attempt(_status_error(response, provider, secret), _retry_after_seconds(response))
     try:
@@ -134,9 +138,7 @@ def _status_error(response: httpx.Response, provider: str, secret: str | None) -
     status = response.status_code
     if status in _AUTH_STATUSES:
         # Auth error bodies may echo part of the key: say what to check instead.
-        return EmbeddingError(
-            f"{provider}: HTTP {status}, authentication failed (check the API key)", transient=False
-        )
+        return EmbeddingError(f"{provider}: HTTP {status}, authentication failed (check the API key)", transient=False)
     transient = status in _TRANSIENT_STATUSES or (status >= 500 and status != 501)
     detail = _error_detail(response, secret)
     suffix = f": {detail}" if detail else ""

@@ -83,8 +83,7 @@ class SparseEncoder:
         length_factor = self._k1 * (1 - self._b + self._b * len(tokens) / self._average)
         counts = Counter(tokens)
         return _vector(
-            (term_index(term), count * (self._k1 + 1) / (count + length_factor))
-            for term, count in counts.items()
+            (term_index(term), count * (self._k1 + 1) / (count + length_factor)) for term, count in counts.items()
         )
 
 
