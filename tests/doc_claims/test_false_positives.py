@@ -118,3 +118,59 @@ def test_dotted_module_names_that_look_like_files_and_sample_folders(chunk: Make
         ("msgspec.json", "verified"),
     ]
     assert findings[1].evidence == "module msgspec.json is src/msgspec/json.py"
+
+
+def test_rst_history_notes_builtins_and_file_roles_follow_reader_rules() -> None:
+    text = (
+        "Settings\n========\n\n"
+        ".. versionchanged:: 2.3\n"
+        "   ``JSON_AS_ASCII`` was removed; use :func:`old_helper`.\n\n"
+        "Catch :exc:`ConnectionError` or ``KeyError``; edit :file:`activate` and :file:`src/app/cli.py`.\n"
+        "Works with async/await and and/or ``'static/app.css'``.\n"
+    )
+    assert targets(text, doc="docs/config.rst") == [
+        ("path", "src/app/cli.py", True),
+        ("path", "static/app.css", True),
+    ]
+
+
+def test_a_flag_after_a_command_belongs_to_that_command() -> None:
+    text = (
+        "`--verbose` works anywhere.\n"
+        "```bash\nuwsgi --http 127.0.0.1:5000\n```\nPass `--master` to supervise.\n"
+        "```bash\nacme index\n```\nThen `--json` prints JSON.\n"
+    )
+    claims = [(c.target, c.command) for c in extract_claims("docs/deploy.md", text) if c.kind == "flag"]
+    assert claims == [("--verbose", None), ("--http", "uwsgi"), ("--master", "uwsgi"), ("--json", "acme")]
+
+
+def test_subcommands_derived_from_function_names_and_sample_commands(chunk: MakeChunk) -> None:
+    facts = CodeFacts.from_payloads(
+        [
+            chunk("pyproject.toml", '[project.scripts]\nacme = "acme.cli:app"\n'),
+            chunk("src/acme/cli.py", "@app.command()\ndef create_user(name: str) -> None: ...\n"),
+        ]
+    )
+    text = (
+        '```python\n@app.cli.command("seed-db")\ndef seed(): ...\n```\n'
+        "```bash\nacme create-user ada\nacme seed-db\nacme drop-all\n```\n"
+    )
+    findings = check_claims(extract_claims("docs/cli.md", text), facts, doc_dates={})
+    assert [(f.ref, f.status) for f in findings] == [
+        ("acme create-user", "verified"),
+        ("acme seed-db", "unverifiable"),  # the doc's own sample defines it
+        ("acme drop-all", "contradicted"),
+    ]
+
+
+def test_sphinx_absolute_doc_names_resolve_under_the_docs_folder(chunk: MakeChunk) -> None:
+    facts = CodeFacts.from_payloads([chunk("docs/patterns/appfactories.rst", "x"), chunk("src/a.py", "x")])
+    findings = check_claims(
+        extract_claims("docs/appcontext.rst", "See :doc:`/patterns/appfactories` and :doc:`/gone`.\n"),
+        facts,
+        doc_dates={},
+    )
+    assert [(f.ref, f.status, f.evidence) for f in findings] == [
+        ("/gone", "contradicted", "no file or folder /gone in the indexed files"),
+        ("/patterns/appfactories", "verified", "found as docs/patterns/appfactories.rst"),
+    ]

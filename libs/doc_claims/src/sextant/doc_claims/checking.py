@@ -131,8 +131,7 @@ def _resolve_path(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR091
         for alternative in _doc_alternatives(candidate):
             if alternative in facts.files:
                 return Resolution("verified", f"file {alternative} exists{where}", alternative)
-    suffix = target.strip("/").lstrip("./")
-    matches = [p for p in facts.by_name.get(suffix.rsplit("/", 1)[-1], ()) if p.endswith("/" + suffix)]
+    matches = _suffix_matches(target, facts)
     if matches:
         others = f" (and {len(matches) - 1} more)" if len(matches) > 1 else ""
         return Resolution("verified", f"found as {matches[0]}{others}", matches[0])
@@ -143,6 +142,20 @@ def _resolve_path(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR091
     if claim.explicit:
         return Resolution("contradicted", f"no file or folder {target} in the indexed files")
     return Resolution("unverifiable", f"no file named {target} in the indexed files; it may be the reader's own file")
+
+
+def _suffix_matches(target: str, facts: CodeFacts) -> list[str]:
+    """Indexed paths that end with the target at a folder boundary (`auth/session.py` → src/…).
+
+    Also tries doc extensions for an extension-less target (Sphinx `:doc:` names, `/usage`).
+    """
+    suffix = shapes.normalize_path(target.strip("/"))
+    for candidate in [suffix, *_doc_alternatives(suffix)]:
+        name = candidate.rsplit("/", 1)[-1]
+        matches = [p for p in facts.by_name.get(name, ()) if p == candidate or p.endswith("/" + candidate)]
+        if matches:
+            return matches
+    return []
 
 
 def _doc_alternatives(candidate: str) -> list[str]:
@@ -230,9 +243,9 @@ def _resolve_flag(claim: Claim, facts: CodeFacts) -> Resolution:
 def _resolve_cli(claim: Claim, facts: CodeFacts) -> Resolution:
     words = claim.target.split()
     if claim.command is None:
-        if (site := facts.identifiers.get(words[0])) is not None:
+        if (site := _command_site(words[0], facts)) is not None:
             return Resolution("verified", f"command {words[0]} appears in {_where(site)}", site.path)
-        return Resolution("contradicted", f"no command {words[0]} in the indexed code")
+        return Resolution(_absent(claim), f"no command {words[0]} in the indexed code")
     program = _program(claim.command, facts)
     if program is None:
         return Resolution("unverifiable", f"{claim.command} is not a command of the indexed code (another tool?)")
@@ -240,9 +253,19 @@ def _resolve_cli(claim: Claim, facts: CodeFacts) -> Resolution:
     if len(words) < 2:
         return Resolution("verified", evidence, path)
     sub = words[-1]
-    if (site := facts.identifiers.get(sub)) is not None:
+    if (site := _command_site(sub, facts)) is not None:
         return Resolution("verified", f"{evidence}; subcommand {sub} in {_where(site)}", site.path)
-    return Resolution("contradicted", f"{evidence}, but no subcommand {sub} appears in the indexed code")
+    return Resolution(_absent(claim), f"{evidence}, but no subcommand {sub} appears in the indexed code")
+
+
+def _absent(claim: Claim) -> Literal["contradicted", "unverifiable"]:
+    """The status of an absent target: a contradiction only when the doc was firm about it."""
+    return "contradicted" if claim.explicit else "unverifiable"
+
+
+def _command_site(name: str, facts: CodeFacts) -> Site | None:
+    """Where a (sub)command name appears; Click and Typer derive `create-user` from `create_user`."""
+    return facts.identifiers.get(name) or facts.identifiers.get(name.replace("-", "_"))
 
 
 def _resolve_config_key(claim: Claim, facts: CodeFacts) -> Resolution:

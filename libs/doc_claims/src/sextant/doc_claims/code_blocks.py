@@ -100,6 +100,7 @@ _DEFINITION = re.compile(
     re.M,
 )
 _IMPORTED = re.compile(r"^[ \t]*(?:>>>[ \t]+)?(?:from[ \t]+\S+[ \t]+)?import[ \t]+([^\n]+)", re.M)
+_STRING_NAME = re.compile(r"[\"']([A-Za-z][\w-]*)[\"']")
 _PARAMETERS = re.compile(r"\b(?:def|function|func|fn)\s+\w+\s*\(([^)]*)\)")
 
 
@@ -119,6 +120,7 @@ def defined_names(code: str) -> set[str]:
             names.add(match.group(1))
         else:
             names.update(part.strip() for part in match.group(2).split(","))
+    names.update(_STRING_NAME.findall(code))  # @cli.command("create-user"): a sample's own command
     for match in _IMPORTED.finditer(code):
         for part in match.group(1).replace("(", " ").replace(")", " ").split(","):
             words = part.split()

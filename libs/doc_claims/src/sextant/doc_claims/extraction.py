@@ -14,6 +14,7 @@ from sextant.doc_claims.asciidoc_syntax import asciidoc_mentions
 from sextant.doc_claims.claim import Claim
 from sextant.doc_claims.code_blocks import defined_names, python_imports
 from sextant.doc_claims.inline_reference import inline_claims
+from sextant.doc_claims.known_names import PYTHON_BUILTINS
 from sextant.doc_claims.markdown_syntax import markdown_mentions
 from sextant.doc_claims.mentions import Mention
 from sextant.doc_claims.name_shapes import Draft
@@ -95,22 +96,32 @@ def extract_claims(doc_path: str, text: str, *, first_line: int = 1) -> list[Cla
     example_names = {name for m in mentions if m.form == "example" for name in defined_names(m.text)}
     claims: list[Claim] = []
     seen: set[tuple[int, str, str, str | None]] = set()
+    last_program: str | None = None
     for mention in mentions:
         line = first_line + bisect.bisect_right(line_starts, mention.offset) - 1
         for found in _drafts(mention, text):
             if found.kind == "path" and shapes.is_generated_path(found.target):
                 continue
             draft = found
+            if found.kind == "cli" and found.command is not None:
+                last_program = found.command
+            if found.kind == "flag" and found.command is None and last_program is not None:
+                # A flag written after a command line belongs to that command (`--master` after
+                # `uwsgi ...` is uWSGI's), as a reader takes it.
+                draft = dataclasses.replace(found, command=last_program)
             if found.kind == "env" and not found.explicit and env_doc:
                 draft = dataclasses.replace(found, explicit=True)
             if (
                 mention.form != "python_import"
-                and found.kind in {"symbol", "config_key"}
-                and found.target.rsplit(".", 1)[-1] in example_names
+                and found.kind in {"symbol", "config_key", "env", "cli"}
+                and (
+                    found.target.rsplit(".", 1)[-1].rsplit(" ", 1)[-1] in example_names
+                    or (found.kind == "env" and found.target.lower() in example_names)
+                )
             ):
                 # The doc's own code sample defines the name: prose about it describes the sample,
                 # so an absent name is unverifiable rather than a contradiction.
-                draft = dataclasses.replace(found, explicit=False)
+                draft = dataclasses.replace(draft, explicit=False)
             key = (line, draft.kind, draft.target, draft.command)
             if draft.target and key not in seen:
                 seen.add(key)
@@ -162,6 +173,12 @@ def _role(role: str, raw: str) -> list[Draft]:  # noqa: PLR0911 - one branch per
     target = target.lstrip("~!").removesuffix("()")
     if not target or shapes.is_placeholder(target):
         return []
+    if name == "file":
+        # :file: marks any file name, the reader's own included: the inline path rules apply.
+        path = shapes.normalize_path(target)
+        if not shapes.looks_like_path(path) or shapes.is_placeholder(path):
+            return []
+        return [Draft("path", raw.strip(), path, explicit=shapes.path_is_explicit(path))]
     if name in _PATH_ROLES:
         return _link(target)
     if name == "envvar":
@@ -174,6 +191,8 @@ def _role(role: str, raw: str) -> list[Draft]:  # noqa: PLR0911 - one branch per
     if name in _SYMBOL_ROLES or role.startswith(("py:", "js:", "c:", "cpp:")):
         symbol = target.split("(", 1)[0].strip().lstrip(".").replace("::", ".")
         # A single-word module (`atexit`) is as often the standard library's as ours.
+        if symbol in PYTHON_BUILTINS:
+            return []
         explicit = not (name in {"mod", "module", "automodule"} and "." not in symbol)
         return [Draft("symbol", raw.strip(), symbol, explicit=explicit)] if symbol else []
     return []

@@ -6,7 +6,7 @@ import dataclasses
 import re
 
 from sextant.doc_claims import name_shapes as shapes
-from sextant.doc_claims.known_names import BUILTIN_CALLS, HTTP_METHODS, WELL_KNOWN_COMMANDS
+from sextant.doc_claims.known_names import BUILTIN_CALLS, HTTP_METHODS, PYTHON_BUILTINS, WELL_KNOWN_COMMANDS
 from sextant.doc_claims.name_shapes import Draft
 from sextant.doc_claims.prose_context import (
     introduces_new,
@@ -74,6 +74,8 @@ def inline_claims(literal: str, clause: str, after: str) -> list[Draft]:  # noqa
         Zero or more drafts (a shell command can yield a command, flags and env vars).
     """
     text = literal.strip()
+    if len(text) > 2 and text[0] == text[-1] and text[0] in "'\"":
+        text = text[1:-1]  # `'admin/index.html'`: the quotes are the language's, not the name's
     if not text or len(text) > 200 or is_example(clause):
         return []
     if text.split()[0] in HTTP_METHODS or _HTTP_LINE.match(text):
@@ -139,6 +141,8 @@ def _name(text: str, noun: str | None) -> list[Draft]:  # noqa: PLR0911 - one br
     name = text.lstrip("@").replace("::", ".").replace("#", ".")
     if shapes.ENV_NAME.match(name):
         return [Draft("env", text, name)]
+    if name in PYTHON_BUILTINS:
+        return []  # `ConnectionError`, `dict`: the language's, not the repository's
     if shapes.DOTTED.match(name):
         if any("-" in segment for segment in name.split(".")):
             return [Draft("config_key", text, name)]

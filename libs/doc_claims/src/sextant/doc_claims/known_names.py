@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import builtins
+
 
 def _words(text: str) -> frozenset[str]:
     """A word list written as text, one space-separated word per entry."""
@@ -81,6 +83,8 @@ PLAIN_WORDS = _words(
     cls ebpf false fixme inf infinity ios ipad ipados iphone it jquery macos n/a nan nil no none npm
     null off ok on pnpm self tbd this todo true tvos undefined void yes
     camelcase snake_case pascalcase kebab-case screaming_snake_case lowercase uppercase
+    and/or async/await input/output read/write true/false client/server tcp/ip i/o on/off yes/no
+    get/set either/or he/she his/her request/response
     """
 )
 
@@ -206,3 +210,6 @@ CODE_VERBS: frozenset[str] = frozenset({"call", "calls", "implements", "invoke",
 COMMAND_NOUNS: frozenset[str] = frozenset({"command", "commands", "subcommand", "subcommands"})
 
 CONFIG_NOUNS: frozenset[str] = frozenset({"config", "key", "option", "parameter", "setting", "settings"})
+
+# Python's builtin names (exceptions, types, functions): `ConnectionError` in a doc is the language's.
+PYTHON_BUILTINS: frozenset[str] = frozenset(name for name in dir(builtins) if not name.startswith("_"))

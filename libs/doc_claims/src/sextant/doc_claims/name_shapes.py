@@ -17,7 +17,7 @@ from sextant.doc_claims.known_names import (
     WELL_KNOWN_FILES,
 )
 
-ENV_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
+ENV_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:__?[A-Z0-9]+)+$")
 ENV_REFERENCE = re.compile(r"\$\{?([A-Z][A-Z0-9_]*)\}?|%([A-Z][A-Z0-9_]*)%")
 FLAG = re.compile(r"^(--?[A-Za-z][\w-]*)(?:=.*)?$")
 SUBCOMMAND = re.compile(r"^[a-z][a-z0-9-]*$")
@@ -68,7 +68,7 @@ def is_placeholder(name: str) -> bool:
     if len(parts) > 1 and any(len(part) == 1 and part.isupper() for part in parts):
         return True  # get_X, T_Config: a letter standing for "any"
     lowered = [part.lower() for part in parts]
-    if any(part in {"my", "your"} for part in lowered):
+    if any(part in {"my", "your"} or part.startswith("your") for part in lowered):
         return True  # svcs.your_framework, my-app
     if any(part in PLACEHOLDER_SEGMENTS for part in lowered) or lowered[0] in PLACEHOLDER_FIRST_SEGMENTS:
         return True

@@ -9,6 +9,9 @@ from sextant.doc_claims.mentions import Mention, mask_spans
 from sextant.doc_claims.name_shapes import is_external, looks_like_path
 
 _CODE_DIRECTIVE = re.compile(r"^([ \t]*)\.\.[ \t]+(?:code-block|code|sourcecode|prompt)::[ \t]*(\S*)", re.M)
+_HISTORY_DIRECTIVE = re.compile(
+    r"^([ \t]*)\.\.[ \t]+(?:versionadded|versionchanged|deprecated|versionremoved)::[^\n]*$", re.M
+)
 _LITERAL_BLOCK = re.compile(r"^([ \t]*)(?!\.\.)[^\n]*::[ \t]*$", re.M)
 # Directives whose argument is a claim: files they pull in, env vars and options they document.
 _CLAIM_DIRECTIVE = re.compile(
@@ -72,9 +75,13 @@ def _span_mention(match: re.Match[str], form: str) -> list[Mention]:
 
 
 def _blocks(text: str) -> tuple[list[Mention], str]:
-    """Mentions of code-block directives and `::` literal blocks, and the text with them blanked."""
+    """Mentions of code blocks and `::` literal blocks; the text with them (and history notes) blanked."""
     mentions: list[Mention] = []
     spans: list[tuple[int, int]] = []
+    for note in _HISTORY_DIRECTIVE.finditer(text):
+        # versionadded/versionchanged/deprecated notes record history, like a changelog.
+        _, stop = _indented_body(text, note.end(), len(note.group(1).expandtabs()))
+        spans.append((note.start(), max(stop, note.end())))
     for pattern, has_language in ((_CODE_DIRECTIVE, True), (_LITERAL_BLOCK, False)):
         for opening in pattern.finditer(text):
             if any(start <= opening.start() < stop for start, stop in spans):

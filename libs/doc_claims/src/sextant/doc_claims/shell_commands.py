@@ -71,7 +71,9 @@ def _segment_claims(segment: str) -> list[Draft]:
         return drafts
     if shapes.looks_like_path(program) and "/" in program:
         path = shapes.normalize_path(program)
-        drafts.append(Draft("path", program, path))
+        # `./traefik` may be a binary the reader downloaded; `./scripts/x.sh` is the repository's.
+        explicit = "/" in path or shapes.extension(path) != ""
+        drafts.append(Draft("path", program, path, explicit=explicit))
     elif not shapes.PROGRAM.match(program) or shapes.is_placeholder(program):
         return drafts
     drafts.extend(_program_claims(program, args))
