@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -58,6 +57,6 @@ class GitRepo:
 
 
 @pytest.fixture
-def git_repo(tmp_path: Path) -> Iterator[GitRepo]:
+def git_repo(tmp_path: Path) -> GitRepo:
     """A fresh, empty git repository on branch main."""
-    yield GitRepo(tmp_path / "repo")
+    return GitRepo(tmp_path / "repo")
