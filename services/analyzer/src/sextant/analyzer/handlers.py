@@ -95,9 +95,7 @@ async def analyze(
     reason = NO_MODEL_REASON
     if model is not None:
         try:
-            completion = await call_model(
-                model, prompt, max_tokens=settings.analysis_max_tokens, purpose="analysis"
-            )
+            completion = await call_model(model, prompt, max_tokens=settings.analysis_max_tokens, purpose="analysis")
         except LanguageModelError as error:
             reason = failure_reason(model, error)
     if completion is not None:
@@ -139,16 +137,12 @@ async def summarize(
         The SummaryCompleted event.
     """
     context = format_context(event.chunks, event.median_code)
-    prompt = summary_prompt(
-        repo=event.repo, head_sha=event.head_sha, context=context, median_code=event.median_code
-    )
+    prompt = summary_prompt(repo=event.repo, head_sha=event.head_sha, context=context, median_code=event.median_code)
     completion: Completion | None = None
     reason = NO_MODEL_REASON
     if model is not None:
         try:
-            completion = await call_model(
-                model, prompt, max_tokens=settings.summary_max_tokens, purpose="summary"
-            )
+            completion = await call_model(model, prompt, max_tokens=settings.summary_max_tokens, purpose="summary")
         except LanguageModelError as error:
             reason = failure_reason(model, error)
     if completion is not None:

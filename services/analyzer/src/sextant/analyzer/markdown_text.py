@@ -24,6 +24,6 @@ def number(value: int) -> str:
     return f"{value:,}"
 
 
-def plural(count: int, word: str) -> str:
-    """ "1 file", "3 files" (the count with thousands separators)."""
-    return f"{count:,} {word}" + ("" if count == 1 else "s")
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """The count and the word, singular or plural: "1 file", "3 files"; `many` for irregular plurals."""
+    return f"{count:,} {word if count == 1 else (many or word + 's')}"

@@ -52,9 +52,7 @@ def _architecture(ev: RepoEvidence) -> str:
         f"{number(d.lines)} | {date_part(d.newest) or 'unknown'} | {date_part(d.median) or 'unknown'} |"
         for d in inv.directories()
     ]
-    entry_points = [
-        code_span(i.path) for i in inv.of_kind("code") if _ENTRY_POINT.match(i.path.rsplit("/", 1)[-1])
-    ]
+    entry_points = [code_span(i.path) for i in inv.of_kind("code") if _ENTRY_POINT.match(i.path.rsplit("/", 1)[-1])]
     lines.append("")
     if entry_points:
         lines.append(f"Files named like entry points: {listing(entry_points)}.")
@@ -74,12 +72,11 @@ def _tech_stack(ev: RepoEvidence) -> str:
     if code_langs:
         lines.append("Code languages by files: " + ", ".join(f"{name} ({n})" for name, n in code_langs) + ".")
     if doc_langs:
-        lines.append(
-            "Documentation formats by files: " + ", ".join(f"{name} ({n})" for name, n in doc_langs) + "."
-        )
+        lines.append("Documentation formats by files: " + ", ".join(f"{name} ({n})" for name, n in doc_langs) + ".")
     if ev.manifests:
         described = [
-            f"{code_span(m.path)} ({m.ecosystem}, {len(m.dependencies)} declared dependencies)"
+            f"{code_span(m.path)} ({m.ecosystem}, "
+            f"{plural(len(m.dependencies), 'declared dependency', 'declared dependencies')})"
             if m.error is None
             else f"{code_span(m.path)} ({m.ecosystem}, {m.error})"
             for m in ev.manifests
@@ -97,10 +94,7 @@ def _code_quality(ev: RepoEvidence) -> str:
         folders = Counter(path.split("/", 1)[0] if "/" in path else "(root)" for path in tests)
         where = ", ".join(f"{code_span(name)} ({n})" for name, n in folders.most_common(_LIST_LIMIT))
         share = round(100 * len(tests) / code_files) if code_files else 0
-        lines = [
-            f"Test files: {len(tests)} of {code_files} code files ({share}%), "
-            f"by top-level directory: {where}."
-        ]
+        lines = [f"Test files: {len(tests)} of {code_files} code files ({share}%), by top-level directory: {where}."]
     else:
         lines = [
             "No test files were found (looked for test folders and names such as test_*.py, *_test.go, "
@@ -180,9 +174,7 @@ def _manifest_dependencies(manifest: Manifest) -> str:
         shown = code_span(dep.name) + (f" {code_span(dep.spec, 60)}" if dep.spec else "")
         groups.setdefault(dep.group, []).append(shown)
     parts = [f"{group}: {listing(items, _DEPENDENCIES_SHOWN)}" for group, items in groups.items()]
-    return f"- {code_span(manifest.path)} ({manifest.ecosystem}) — " + (
-        "; ".join(parts) or "no dependencies declared"
-    )
+    return f"- {code_span(manifest.path)} ({manifest.ecosystem}) — " + ("; ".join(parts) or "no dependencies declared")
 
 
 def _dependencies(ev: RepoEvidence) -> str:
@@ -190,12 +182,8 @@ def _dependencies(ev: RepoEvidence) -> str:
     if not ev.manifests:
         return "No declared dependencies were found: the index holds no build manifest."
     lines = ["Declared dependencies by manifest:"] + [_manifest_dependencies(m) for m in readable]
-    unpinned = sorted(
-        {d.name for m in readable for d in m.dependencies if d.spec.strip() in {"", "*", "latest"}}
-    )
-    sourced = sorted(
-        {d.name for m in readable for d in m.dependencies if d.spec.startswith(("git ", "path ", "url "))}
-    )
+    unpinned = sorted({d.name for m in readable for d in m.dependencies if d.spec.strip() in {"", "*", "latest"}})
+    sourced = sorted({d.name for m in readable for d in m.dependencies if d.spec.startswith(("git ", "path ", "url "))})
     lines.append("")
     total = sum(len(m.dependencies) for m in readable)
     lines.append(
@@ -236,9 +224,7 @@ def documentation_accuracy(ev: RepoEvidence, limit: int) -> str:
     return text
 
 
-def offline_report(
-    repo: RepoRef, head_sha: str | None, ev: RepoEvidence, *, reason: str, claims_limit: int
-) -> str:
+def offline_report(repo: RepoRef, head_sha: str | None, ev: RepoEvidence, *, reason: str, claims_limit: int) -> str:
     """The whole offline analysis as Markdown.
 
     Args:

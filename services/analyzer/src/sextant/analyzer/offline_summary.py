@@ -78,16 +78,12 @@ def offline_summary(ev: RepoEvidence, reason: str) -> tuple[str, str]:
     code, docs = len(inv.of_kind("code")), len(inv.of_kind("doc"))
     lines = [f"No language model was used for this summary ({reason})."]
     lines.append(
-        f"Purpose taken from {source}."
-        if source
-        else "No README paragraph or manifest description states the purpose."
+        f"Purpose taken from {source}." if source else "No README paragraph or manifest description states the purpose."
     )
     languages = inv.languages("code")
     if languages:
         lines.append(
-            "Languages: "
-            + ", ".join(f"{heading_path(name)} ({plural(n, 'file')})" for name, n in languages[:6])
-            + "."
+            "Languages: " + ", ".join(f"{heading_path(name)} ({plural(n, 'file')})" for name, n in languages[:6]) + "."
         )
     lines.append(
         f"Size: {number(len(inv.files))} files ({number(code)} code, {number(docs)} documentation), "

@@ -109,9 +109,7 @@ class InventoryCollector:
         """Take in one chunk payload."""
         info = self._files.get(payload.path)
         if info is None:
-            info = FileInfo(
-                path=payload.path, kind=chunk_kind(payload.path), language=payload.language or "unknown"
-            )
+            info = FileInfo(path=payload.path, kind=chunk_kind(payload.path), language=payload.language or "unknown")
             self._files[payload.path] = info
         info.chunks += 1
         info.lines = max(info.lines, payload.end_line)

@@ -53,9 +53,7 @@ def _json_object(text: str) -> Mapping[str, Any]:
     return data
 
 
-def _from_mapping(
-    table: Mapping[str, Any], group: str, skip: re.Pattern[str] | None = None
-) -> list[Dependency]:
+def _from_mapping(table: Mapping[str, Any], group: str, skip: re.Pattern[str] | None = None) -> list[Dependency]:
     return [
         Dependency(name=str(name), spec=spec if isinstance(spec, str) else "", group=group)
         for name, spec in table.items()
@@ -234,9 +232,7 @@ def parse_pom_xml(text: str) -> Parsed:
         if artifact:
             name = f"{group_id}:{artifact}" if group_id else artifact
             deps.append(
-                Dependency(
-                    name=name, spec=_xml_tag(block, "version"), group=_xml_tag(block, "scope") or "compile"
-                )
+                Dependency(name=name, spec=_xml_tag(block, "version"), group=_xml_tag(block, "scope") or "compile")
             )
     description = _xml_tag(_POM_NOT_OWN.sub("", body), "description")
     return deps, description or None

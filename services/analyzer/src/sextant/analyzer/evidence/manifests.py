@@ -82,9 +82,7 @@ def parse_manifest(path: str, text: str) -> Manifest:
         The manifest; `error` says why when the text could not be read.
     """
     name = path.rsplit("/", 1)[-1]
-    ecosystem, parser = (
-        ("python", parse_requirements) if _REQUIREMENTS.match(name) else _BY_NAME[name.lower()]
-    )
+    ecosystem, parser = ("python", parse_requirements) if _REQUIREMENTS.match(name) else _BY_NAME[name.lower()]
     try:
         deps, description = parser(text)
     except ValueError as error:

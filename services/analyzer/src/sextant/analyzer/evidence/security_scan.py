@@ -1,7 +1,10 @@
 """Security-relevant facts in the index: files named like secrets, and lines matching risky patterns.
 
 These are pattern matches with their place (path:line), not proven vulnerabilities: the report says
-so. Test files are not scanned (fixtures hold fake passwords and call eval on purpose).
+so. Test files are not scanned (fixtures hold fake passwords and call eval on purpose). Call-like
+patterns are matched on the line's code only — string literals blanked, a trailing `#` or `//`
+comment cut — so a message or a comment that names `eval()` is not taken for a call; literal
+patterns (a password in quotes, a private key block) are matched on the whole line.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from sextant.analyzer.evidence.test_files import is_test_path
 from sextant.chunkstore.payload import ChunkPayload
 from sextant.doc_rules import chunk_kind
 
-RISKY_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+CALL_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("eval() call", re.compile(r"(?<![\w.$])eval\s*\(")),
     ("exec() call", re.compile(r"(?<![\w.$])exec\s*\(")),
     ("shell=True in a subprocess call", re.compile(r"\bshell\s*=\s*True\b")),
@@ -22,19 +25,28 @@ RISKY_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("pickle deserialisation", re.compile(r"\b(c?[Pp]ickle|dill)\.loads?\s*\(")),
     ("yaml.load() without a safe loader", re.compile(r"\byaml\.load\s*\((?![^)]*Safe)")),
     (
+        "TLS certificate verification turned off",
+        re.compile(r"\bverify\s*=\s*False\b|InsecureSkipVerify:\s*true|rejectUnauthorized:\s*false"),
+    ),
+    ("raw HTML injection sink", re.compile(r"\.innerHTML\s*=|dangerouslySetInnerHTML")),
+)
+"""(what it is, the pattern), matched on a line's code with strings blanked and comments cut."""
+
+LITERAL_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
         "string literal assigned to a password-like name",
         re.compile(
             r"""(?i)\b(password|passwd|secret|api_?key|access_?token|auth_?token)["']?\s*[:=]\s*["'][^"'\s]{4,}["']"""
         ),
     ),
     ("private key block", re.compile(r"-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----")),
-    (
-        "TLS certificate verification turned off",
-        re.compile(r"\bverify\s*=\s*False\b|InsecureSkipVerify:\s*true|rejectUnauthorized:\s*false"),
-    ),
-    ("raw HTML injection sink", re.compile(r"\.innerHTML\s*=|dangerouslySetInnerHTML")),
 )
-"""(what it is, the line pattern)."""
+"""(what it is, the pattern), matched on the whole line."""
+
+_STRING = re.compile(
+    "|".join((r"'''.*?'''", r'""".*?"""', r'"(?:\\.|[^"\\])*"', r"'(?:\\.|[^'\\])*'", r"`(?:\\.|[^`\\])*`"))
+)
+_COMMENT = re.compile(r"(#|//).*$")
 
 _SECRET_FILE = re.compile(
     r"^(\.env(\.(?!example$|sample$|template$|dist$)[\w.-]+)?|id_(rsa|dsa|ecdsa|ed25519)|\.htpasswd|\.npmrc|\.pypirc"
@@ -70,6 +82,12 @@ class SecurityFacts:
     files_scanned: int
 
 
+def code_part(line: str) -> str:
+    """A line with its string literals blanked and a trailing `#`/`//` comment cut (approximately:
+    a string or comment opened on an earlier line is not known here)."""
+    return _COMMENT.sub("", _STRING.sub('""', line))
+
+
 def is_secret_like_file(path: str) -> bool:
     """Whether a file's name is one that usually holds secrets (.env, *.pem, id_rsa, …)."""
     return _SECRET_FILE.match(path.rsplit("/", 1)[-1]) is not None
@@ -93,14 +111,12 @@ class SecurityCollector:
         self._scanned.add(path)
         exact = is_contiguous(payload)
         for offset, line in enumerate(text_lines(payload)):
-            for what, pattern in RISKY_PATTERNS:
-                if pattern.search(line):
-                    start, end = (
-                        (payload.start_line + offset,) * 2
-                        if exact
-                        else (payload.start_line, payload.end_line)
-                    )
-                    self._hits.add(PatternHit(path, start, end, what))
+            code = code_part(line)
+            matched = [what for what, pattern in CALL_PATTERNS if pattern.search(code)]
+            matched += [what for what, pattern in LITERAL_PATTERNS if pattern.search(line)]
+            for what in matched:
+                start, end = (payload.start_line + offset,) * 2 if exact else (payload.start_line, payload.end_line)
+                self._hits.add(PatternHit(path, start, end, what))
 
     def build(self) -> SecurityFacts:
         """The facts, sorted by path and line."""

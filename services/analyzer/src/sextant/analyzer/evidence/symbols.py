@@ -4,7 +4,8 @@ A mention is counted per file: a code file "names" a symbol when the identifier 
 its indexed text (code, strings or comments), outside the files that define it. Only names that can
 be told apart from ordinary words are counted: defined in exactly one file, at least four characters,
 not private (leading underscore) or a test, and shaped like code (CamelCase or snake_case; a plain
-lowercase word such as `update` is left out, because its mentions say nothing).
+lowercase word such as `update` is left out, because its mentions say nothing). Definitions in test
+files are not ranked (a fixture's helper is no component of the product).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from sextant.analyzer.evidence.test_files import is_test_path
 from sextant.chunkstore.payload import ChunkPayload
 from sextant.doc_rules import chunk_kind
 
@@ -128,7 +130,11 @@ class SymbolCollector:
             simple = name.rsplit(".", 1)[-1]
             defined_in.setdefault(simple, set()).add(path)
             first_site.setdefault(simple, (path, self._spans[key][0], symbol_type))
-        counted = {name for name, files in defined_in.items() if len(files) == 1 and is_counted_name(name)}
+        counted = {
+            name
+            for name, files in defined_in.items()
+            if len(files) == 1 and is_counted_name(name) and not is_test_path(next(iter(files)))
+        }
         mentions: Counter[str] = Counter()
         for path, tokens in self._tokens.items():
             for name in tokens & counted:
