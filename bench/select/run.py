@@ -178,9 +178,7 @@ def run(chunks: int, dimension: int, rounds: int) -> None:
         f"CPU {sel_cpu / raw_cpu:.2f}x; 40 -> wall {sum_wall / raw_wall:.2f}x, CPU {sum_cpu / raw_cpu:.2f}x"
     )
     print(f"rules alone: {_medians(core)[1] / seen * 1e6:.2f} us CPU per chunk")
-    print(
-        f"peak Python memory: raw scroll {raw_peak / 2**20:.1f} MiB, selection {select_peak / 2**20:.1f} MiB"
-    )
+    print(f"peak Python memory: raw scroll {raw_peak / 2**20:.1f} MiB, selection {select_peak / 2**20:.1f} MiB")
     print(f"picked {selection.picked} ({docs} docs), median code date {selection.median_code}")
 
 
@@ -197,9 +195,7 @@ def main() -> None:
     arguments = parser.parse_args()
     for size in arguments.sizes:
         run(size, arguments.dimension, arguments.rounds)
-    print(
-        f"\nprocess peak RSS (ru_maxrss): {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB"
-    )
+    print(f"\nprocess peak RSS (ru_maxrss): {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
 
 
 if __name__ == "__main__":

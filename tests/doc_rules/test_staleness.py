@@ -120,9 +120,9 @@ def test_median_date_over_files_picks_the_lower_median_string() -> None:
     assert median_date(["2026-01-01", "2026-02-01", "2026-03-01", "2026-04-01"]) == "2026-02-01"
 
 
-_instants = st.datetimes(
-    min_value=datetime(1990, 1, 1), max_value=datetime(2100, 1, 1), timezones=st.just(UTC)
-).map(lambda moment: moment.replace(microsecond=0))
+_instants = st.datetimes(min_value=datetime(1990, 1, 1), max_value=datetime(2100, 1, 1), timezones=st.just(UTC)).map(
+    lambda moment: moment.replace(microsecond=0)
+)
 
 
 @given(doc=_instants, median=_instants)

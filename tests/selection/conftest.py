@@ -55,9 +55,7 @@ def make_payload() -> MakePayload:
 def make_file() -> Callable[..., list[ChunkPayload]]:
     """Build `chunks` payloads of one file, all with the file's date, 10 lines apart."""
 
-    def make(
-        path: str, chunks: int = 1, date: str | msgspec.UnsetType | None = msgspec.UNSET
-    ) -> list[ChunkPayload]:
+    def make(path: str, chunks: int = 1, date: str | msgspec.UnsetType | None = msgspec.UNSET) -> list[ChunkPayload]:
         return [build_payload(path, 1 + 10 * index, date) for index in range(chunks)]
 
     return make

@@ -33,16 +33,12 @@ def as_point(payload: ChunkPayload, repo_key: str) -> ChunkPoint:
     )
 
 
-def test_selection_through_the_store_equals_the_pure_core(
-    edge_store: EdgeChunkStore, make_file: MakeFile
-) -> None:
+def test_selection_through_the_store_equals_the_pure_core(edge_store: EdgeChunkStore, make_file: MakeFile) -> None:
     payloads = make_file("README.md", 4, "2024-02-01") + make_file("pyproject.toml", 1, None)
     payloads += [p for i in range(40) for p in make_file(f"src/m{i}.py", 3, f"2026-{1 + i % 12:02d}-03")]
     payloads += [p for i in range(20) for p in make_file(f"tests/t{i}.py", 2)]
     payloads += [
-        p
-        for i in range(30)
-        for p in make_file(f"docs/d{i}.md", 2, f"2023-{1 + i % 12:02d}-09T08:00:00+02:00")
+        p for i in range(30) for p in make_file(f"docs/d{i}.md", 2, f"2023-{1 + i % 12:02d}-09T08:00:00+02:00")
     ]
     mine = [as_point(payload, "acme") for payload in payloads]
     noise = [as_point(payload, "other") for payload in make_file("README.md", 9, "2026-06-01")]

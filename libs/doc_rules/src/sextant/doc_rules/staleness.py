@@ -138,9 +138,7 @@ def median_date(dates: Iterable[str | None]) -> str | None:
         dates, never an average, so the reference point is a real commit date and staleness errs
         towards "not stale"); None when no date is known.
     """
-    known = sorted(
-        (parsed, value) for value in dates if value and (parsed := parse_iso_date(value)) is not None
-    )
+    known = sorted((parsed, value) for value in dates if value and (parsed := parse_iso_date(value)) is not None)
     if not known:
         return None
     return known[(len(known) - 1) // 2][1]

@@ -118,12 +118,8 @@ def _fill(docs: list[FileChunks], code: list[FileChunks], limit: int) -> tuple[l
     # Code is scarcer than its share: docs fill the slots no code chunk can.
     picked_docs += take(doc_offers, limit - len(picked_docs) - len(picked_code))
     # Fewer files than the limit needs: past the per-file cap, code first.
-    picked_code += take(
-        offer_order(code, MAX_CHUNKS_PER_FILE, None), limit - len(picked_docs) - len(picked_code)
-    )
-    picked_docs += take(
-        offer_order(docs, MAX_CHUNKS_PER_FILE, None), limit - len(picked_docs) - len(picked_code)
-    )
+    picked_code += take(offer_order(code, MAX_CHUNKS_PER_FILE, None), limit - len(picked_docs) - len(picked_code))
+    picked_docs += take(offer_order(docs, MAX_CHUNKS_PER_FILE, None), limit - len(picked_docs) - len(picked_code))
     return picked_docs, picked_code
 
 
