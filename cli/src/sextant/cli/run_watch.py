@@ -30,9 +30,20 @@ def print_stage(event: AnyEvent) -> None:
 
 
 class _ProgressLine:
-    """Whether a progress bar is on screen (it must be cleared before a stage line)."""
+    """Whether a progress bar is on screen (it must be cleared before a stage line), and which
+    stages have already reported their result (late progress reports of those are ignored)."""
 
     drawn = False
+    finished: set[str] = set()  # noqa: RUF012 — process-wide display state of one CLI command
+
+
+_STAGE_OF_RESULT = {
+    "recency.computed": "recency_scanner",
+    "chunks.indexed": "indexer",
+    "chunks.selected": "selector",
+    "analysis.completed": "analyzer",
+    "review.completed": "reviewer",
+}
 
 
 def _clear_progress() -> None:
@@ -42,6 +53,8 @@ def _clear_progress() -> None:
 
 
 def _print_progress(progress: Progress) -> None:
+    if progress.stage in _ProgressLine.finished:
+        return
     width = 30
     filled = int(width * progress.done / progress.total) if progress.total else width
     bar = "#" * filled + "-" * (width - filled)
@@ -89,6 +102,7 @@ async def await_result(
             if event is None or event.run_id != request.run_id:
                 continue
             _clear_progress()
+            _ProgressLine.finished.add(_STAGE_OF_RESULT.get(event_name(type(event)), ""))
             on_event(event)
             if isinstance(event, StageFailed | EventParked):
                 raise RunFailedError(event)
@@ -97,4 +111,5 @@ async def await_result(
     finally:
         if progress_task is not None:
             progress_task.cancel()
+        _clear_progress()
     raise RuntimeError("the event stream ended before the run finished")

@@ -15,6 +15,7 @@ def all_services(env: Mapping[str, str]) -> list[ServiceSpec]:
     built once and shared.
     """
     # Imported here: commands that only publish or read must not pay for models and engines.
+    from sextant.analyzer import app as analyzer
     from sextant.chunkstore.model_store import store_for_model
     from sextant.embedding import embedder_from_env
     from sextant.indexer import app as indexer
@@ -28,5 +29,6 @@ def all_services(env: Mapping[str, str]) -> list[ServiceSpec]:
         ServiceSpec(recency_scanner.SERVICE_NAME, recency_scanner.router_factory(env)),
         ServiceSpec(indexer.SERVICE_NAME, indexer.router_factory(env, store=store, embedder=embedder)),
         ServiceSpec(selector.SERVICE_NAME, selector.router_factory(env, store=store)),
+        ServiceSpec(analyzer.SERVICE_NAME, analyzer.router_factory(env, store=store)),
         ServiceSpec(reviewer.SERVICE_NAME, reviewer.router_factory(env, store=store, embedder=embedder)),
     ]

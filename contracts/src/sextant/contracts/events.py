@@ -200,6 +200,8 @@ class AnalysisCompleted(Event, frozen=True, kw_only=True, tag="analysis.complete
     """Commit analysed."""
     prompt: str = ""
     """The prompt that was (or would have been) sent: inspectable, repository text fenced as data."""
+    warnings: list[str] = msgspec.field(default_factory=list)
+    """Non-fatal problems (e.g. the model failed and the evidence-only report was written instead)."""
 
 
 class SummaryCompleted(Event, frozen=True, kw_only=True, tag="summary.completed"):
@@ -217,6 +219,8 @@ class SummaryCompleted(Event, frozen=True, kw_only=True, tag="summary.completed"
     """Tokens used."""
     head_sha: str | None = None
     """Commit summarised."""
+    warnings: list[str] = msgspec.field(default_factory=list)
+    """Non-fatal problems (e.g. the model failed and the evidence-only summary was written instead)."""
 
 
 class ReviewRequested(Event, frozen=True, kw_only=True, tag="review.requested"):
