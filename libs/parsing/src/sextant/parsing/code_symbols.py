@@ -41,7 +41,6 @@ class _Scope:
     container_type: str | None
     parent: str | None
     package: str | None
-    explicit_parent: bool = False
 
 
 @dataclass(slots=True)
@@ -234,7 +233,7 @@ def _header_end(file: _File, node: Node, body: Node | None) -> Node | None:
     return last
 
 
-def _found(file: _File, node: Node, outer: Node, scope: _Scope, index: int) -> _Found:
+def _found(file: _File, node: Node, outer: Node, scope: _Scope) -> _Found:
     name, explicit_parent = _name_and_scope(file, node, outer)
     first_row, comments, annotations = _leading_siblings(file, outer)
     header_first = outer.start_point.row if node.type in _VALUE_FUNCTION_NODES else node.start_point.row
@@ -318,7 +317,7 @@ def _walk(file: _File, root: Node, grammar_key: str, package: str | None) -> lis
         if scope is None:
             continue
         index = len(found)
-        item = _found(file, node, outer, scope, index)
+        item = _found(file, node, outer, scope)
         found.append(item)
         if item.is_container:
             member_scopes[(node.type, node.start_byte, node.end_byte)] = _member_scope(file, item, scope, index)
