@@ -121,6 +121,9 @@ async def test_a_failing_model_falls_back_to_the_offline_report_and_says_why(
     assert list(event.sections) == list(SECTION_TITLES)
     assert len(provider.requests) == 2
     assert event.prompt  # still assembled and kept
+    [warning] = event.warnings
+    assert "HTTP 500" in warning
+    assert "sk-secret-key" not in warning
 
 
 async def test_summary_with_a_model_parses_purpose_and_summary(
@@ -155,3 +158,4 @@ async def test_summary_falls_back_to_evidence_when_the_model_fails(
     assert event.model == "none"
     assert event.purpose.startswith("Shop is a small order service")
     assert event.summary.startswith("No language model was used for this summary (the configured model")
+    assert len(event.warnings) == 1

@@ -119,6 +119,7 @@ async def analyze(
         median_code=median,
         head_sha=event.head_sha,
         prompt=prompt.as_text(),
+        warnings=[] if completion is not None or model is None else [reason],
     )
 
 
@@ -160,6 +161,7 @@ async def summarize(
         provider=completion.provider if completion else "none",
         usage=_usage(completion),
         head_sha=event.head_sha,
+        warnings=[] if completion is not None or model is None else [reason],
     )
 
 
