@@ -2,8 +2,19 @@
 
 `check_docs(payloads)` is the one call: every doc in the index against all indexed code. Its parts
 stand alone for other uses — `extract_claims` (what a doc names: paths, symbols, env vars,
-commands, flags, config keys) serves the reviewer's doc-drift check; `CodeFacts` and
-`check_claims` judge claims; `render_findings_markdown` writes the evidence block.
+commands, flags, config keys; `Claim.target` is the normalised name) serves the reviewer's
+doc-drift check; `CodeFacts` and `check_claims` judge claims; `render_findings_markdown` writes the
+evidence block.
+
+Decisions:
+- Status precedence: contradicted and unverifiable stand; only a verified claim becomes outdated,
+  when the doc's last commit is more than STALE_DOC_GAP older than the file the claim resolved to.
+- A claim is contradicted only when the doc was firm (`Claim.explicit`: a relative link, `f()`, a
+  Sphinx role, a path with a folder, snake_case, "the `X` class", a declared program's
+  subcommand); an absent generic or foreign name is unverifiable.
+- Changelogs and release notes (and Sphinx versionadded/changed/deprecated notes) are history:
+  skipped, listed in `DocCheckReport.skipped_docs`, no findings.
+- `DocSummary.likely_outdated` is true when any of the doc's claims is contradicted or outdated.
 """
 
 from sextant.doc_claims.checking import check_claims, resolve

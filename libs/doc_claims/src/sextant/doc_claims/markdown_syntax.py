@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from sextant.doc_claims.code_blocks import block_mentions
@@ -16,7 +17,9 @@ _LINK = re.compile(r"(!?)\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)\s>]*)>?(?:\s+[
 _REFERENCE_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s.*)?$", re.M)
 # MyST roles, Sphinx's roles in Markdown: {func}`pkg.f`, {py:class}`~pkg.C`.
 _MYST_ROLE = re.compile(r"\{((?:[a-z]+:)?[a-z]+)\}`([^`]+)`")
-_INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.S)
+# A code span stays within a line or runs onto the next one, never further: bounding it keeps a
+# stray backtick from scanning the rest of the doc.
+_INLINE_CODE = re.compile(r"(?<!`)(`{1,3})(?!`)([^\n]+?(?:\n[^\n]+?)?)(?<!`)\1(?!`)")
 
 
 def markdown_mentions(text: str) -> list[Mention]:
@@ -45,13 +48,19 @@ def markdown_mentions(text: str) -> list[Mention]:
     mentions += [Mention(role.start(2), role.end(), role.group(2), "role", role=role.group(1)) for role in roles]
     text = mask_spans(text, [role.span() for role in roles])
     for code in _INLINE_CODE.finditer(text):
-        if any(start <= code.start() < end for start, end in external):
+        if _inside(code.start(), external):
             continue
         body = code.group(2)
         if "\n\n" in body:
             continue  # a stray backtick, not a span
         mentions.append(Mention(code.start(2), code.end(), body.replace("\n", " "), "inline"))
     return sorted(mentions, key=lambda m: m.offset)
+
+
+def _inside(offset: int, spans: list[tuple[int, int]]) -> bool:
+    """Whether an offset falls in one of the sorted, non-overlapping spans."""
+    index = bisect.bisect_right(spans, (offset, float("inf"))) - 1
+    return index >= 0 and spans[index][0] <= offset < spans[index][1]
 
 
 def _fenced_blocks(text: str) -> tuple[list[Mention], str]:

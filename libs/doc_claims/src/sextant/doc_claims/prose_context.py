@@ -13,6 +13,7 @@ _CLAUSE_BREAK = re.compile(
     r"\n[ \t]*\n|\n[ \t]*(?:[-*+]|\d+[.)])[ \t]|\n#+[ \t]|\||"
     r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\beg)[.!?](?=\s)"
 )
+_BREAK_CHARACTER = re.compile(r"[\n|.!?]")
 _EXAMPLE = re.compile(r"\b(?:e\.g\b\.?|eg\.|for example|for instance|such as|example:|examples:)|\blike\s*$", re.I)
 _CREATE = re.compile(
     r"\b(?:create|creates|creating|touch|generate|generates|add (?:a|an) (?:new )?file|new file|"
@@ -44,8 +45,12 @@ def clause_before(text: str, offset: int, limit: int = 120) -> str:
     """
     window = text[max(0, offset - limit) : offset]
     cut = 0
-    for match in _CLAUSE_BREAK.finditer(window):
-        cut = match.end()
+    # Walk break characters from the end and keep the first real boundary: far cheaper than
+    # running the whole boundary pattern over the window for every literal.
+    for candidate in reversed([m.start() for m in _BREAK_CHARACTER.finditer(window)]):
+        if (boundary := _CLAUSE_BREAK.match(window, candidate)) is not None:
+            cut = boundary.end()
+            break
     return window[cut:].rstrip("`+")  # the opening marks of a ``literal`` or `+literal+`
 
 
@@ -61,7 +66,7 @@ def tells_to_create(clause: str) -> bool:
 
 def introduces_new(clause: str) -> bool:
     """Whether the words right before a literal introduce something new ("add a new `x`", "define `y`")."""
-    return _NEW.search(clause) is not None
+    return _NEW.search(clause[-40:]) is not None  # anchored at the end: the tail is enough
 
 
 def mentions_environment(clause: str, after: str) -> bool:
@@ -82,7 +87,7 @@ def noun_near(clause: str, after: str) -> NounKind | None:
         nothing.
     """
     words = []
-    if (before := _LAST_WORD.search(clause)) is not None:
+    if (before := _LAST_WORD.search(clause[-40:])) is not None:
         words.append(before.group(1).lower())
     if (following := _NEXT_WORD.search(after)) is not None:
         words.append(following.group(1).lower())
