@@ -17,7 +17,7 @@ Decisions:
 - `DocSummary.likely_outdated` is true when any of the doc's claims is contradicted or outdated.
 """
 
-from sextant.doc_claims.checking import check_claims, resolve
+from sextant.doc_claims.checking import Resolution, check_claims, resolve
 from sextant.doc_claims.claim import Claim, ClaimKind
 from sextant.doc_claims.code_facts import CodeFacts, CodeFactsCollector, Site, SymbolSite
 from sextant.doc_claims.doc_texts import DocText, reassemble_docs
@@ -38,6 +38,7 @@ __all__ = [
     "DocCheckReport",
     "DocSummary",
     "DocText",
+    "Resolution",
     "Site",
     "SymbolSite",
     "check_claims",
