@@ -80,6 +80,7 @@ class RepoMirror:
     def __init__(self, cache_dir: Path, *, timeout: float = DEFAULT_MIRROR_TIMEOUT) -> None:
         self.cache_dir = cache_dir
         self.timeout = timeout
+        self._local_git_dirs: dict[Path, Path] = {}
 
     def mirror_dir(self, source: RepoSource) -> Path:
         """The git directory a source is read from (a cache folder, or a local repository).
@@ -92,7 +93,11 @@ class RepoMirror:
         """
         local = local_path(source)
         if local is not None:
-            return resolve_local_git_dir(local, env=git_environment(source), timeout=self.timeout)
+            if local not in self._local_git_dirs:
+                self._local_git_dirs[local] = resolve_local_git_dir(
+                    local, env=git_environment(source), timeout=self.timeout
+                )
+            return self._local_git_dirs[local]
         digest = hashlib.sha256(source.url.rstrip("/").encode()).hexdigest()[:20]
         tail = source.url.rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1].removesuffix(".git")
         slug = _SLUG.sub("-", tail)[:40].strip("-.") or "repo"
@@ -184,7 +189,9 @@ class RepoMirror:
         return sorted(path.decode("utf-8", "surrogateescape") for path in out.split(b"\0") if path)
 
     def diff(self, source: RepoSource, base: str, head: str) -> str:
-        """Unified diff between two commits, for review (git fetches the needed blobs in a batch).
+        """Unified diff between two commits, for review.
+
+        git prefetches the blobs a diff needs in one batch (measured: 100 changed files, one fetch).
 
         Args:
             source: The repository (synced).
