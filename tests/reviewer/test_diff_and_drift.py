@@ -45,8 +45,16 @@ def test_read_diff_finds_removed_rewritten_symbols_and_paths() -> None:
     assert "authenticate" in summary.touched_identifiers()
 
 
+def code(path: str) -> ChunkPayload:
+    return ChunkPayload(
+        repo_key="r", path=path, blob_sha="c", kind="code", language="python", start_line=1, end_line=2,
+        text="def old_helper():\n    pass\n", indexed_at="2026-01-01T00:00:00Z",
+    )  # fmt: skip
+
+
 def test_docs_naming_what_the_change_removes_are_doc_drift() -> None:
     payloads = [
+        code("src/legacy.py"),
         doc("docs/design.md", "# Auth\n\nCall `login_user()` to sign in.\nSee [legacy](../src/legacy.py).\n"),
         doc("docs/fresh.md", "# Auth\n\nCall `authenticate()`.\n"),
         doc("CHANGELOG.md", "## 1.0\n\n- Added `login_user()`.\n"),
@@ -55,6 +63,8 @@ def test_docs_naming_what_the_change_removes_are_doc_drift() -> None:
     assert {(f.doc, f.line, f.kind) for f in findings} >= {("docs/design.md", 3, "doc_drift")}
     assert all(f.doc == "docs/design.md" for f in findings)
     assert "login_user" in findings[0].message
+    [link] = [f for f in findings if f.line == 4]  # a link relative to the doc's folder
+    assert "src/legacy.py" in link.message
 
 
 def test_query_is_bounded() -> None:

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from sextant.chunkstore import ChunkPayload
 from sextant.contracts import ReviewFinding
-from sextant.doc_claims import extract_claims, is_history_doc, reassemble_docs
+from sextant.doc_claims import Claim, CodeFacts, extract_claims, is_history_doc, reassemble_docs, resolve
 from sextant.reviewer.diff_reading import DiffSummary
 
 
@@ -22,13 +22,14 @@ def find_doc_drift(payloads: Iterable[ChunkPayload], diff: DiffSummary) -> list[
     Returns:
         One ``doc_drift`` finding per doc line and reference, in doc/line order.
     """
-    changed_paths = dict.fromkeys(diff.removed_paths, "moved or deleted")
+    payloads = list(payloads)
+    facts = CodeFacts.from_payloads(payloads)  # the index before the change: where the doc's paths lead
     findings = []
     for doc in reassemble_docs(payloads):
         if is_history_doc(doc.path):
             continue
         for claim in extract_claims(doc.path, doc.text, first_line=doc.first_line):
-            what = _what_changed(claim.kind, claim.target, diff, changed_paths)
+            what = _what_changed(claim, facts, diff)
             if what is None:
                 continue
             findings.append(
@@ -45,13 +46,14 @@ def find_doc_drift(payloads: Iterable[ChunkPayload], diff: DiffSummary) -> list[
     return sorted(findings, key=lambda f: (f.path, f.line or 0, f.message))
 
 
-def _what_changed(kind: str, target: str, diff: DiffSummary, changed_paths: dict[str, str]) -> str | None:
-    if kind == "path":
-        path = target.lstrip("./")
-        return f"{changed_paths[path]} ({path})" if path in changed_paths else None
-    if kind != "symbol":
+def _what_changed(claim: Claim, facts: CodeFacts, diff: DiffSummary) -> str | None:
+    if claim.kind == "path":
+        # Resolved the way a reader would (relative to the doc's folder or the root), then compared.
+        path = resolve(claim, facts).code_path
+        return f"moves or deletes ({path})" if path is not None and path in diff.removed_paths else None
+    if claim.kind != "symbol":
         return None
-    name = target.removesuffix("()").rsplit(".", 1)[-1].rsplit("::", 1)[-1]
+    name = claim.target.removesuffix("()").rsplit(".", 1)[-1].rsplit("::", 1)[-1]
     if name in diff.removed_symbols:
         return f"removes or renames (it was declared in {diff.removed_symbols[name]})"
     if name in diff.rewritten_symbols:
