@@ -56,7 +56,7 @@ def _print_progress(progress: Progress) -> None:
     if progress.stage in _ProgressLine.finished:
         return
     width = 30
-    filled = int(width * progress.done / progress.total) if progress.total else width
+    filled = int(width * progress.done / progress.total) if progress.total else 0
     bar = "#" * filled + "-" * (width - filled)
     detail = f" {progress.detail}" if progress.detail else ""
     line = f"\r  {progress.stage:<19} [{bar}] {progress.done}/{progress.total} {progress.unit}{detail}"

@@ -36,8 +36,11 @@ from sextant.gitsource.errors import BranchNotFoundError, GitCommandError
 from sextant.gitsource.git_process import BackgroundGit, run_git, stream_git
 from sextant.gitsource.local_repository import resolve_local_git_dir
 from sextant.gitsource.log_parser import LOG_FORMAT, NameStatusParser
+from sextant.telemetry import tracer
 
 DEFAULT_SCAN_TIMEOUT = 600.0
+
+_tracer = tracer(__name__)
 
 
 class RecencyScan(msgspec.Struct, frozen=True, kw_only=True):
@@ -252,15 +255,22 @@ def scan_recency(
     secrets = secrets_of(source)
     local = local_path(source)
     if local is not None:
-        git_dir = resolve_local_git_dir(local, env=env, timeout=timeout)
+        with _tracer.start_as_current_span("recency.clone_or_open", attributes={"sextant.in_place": True}):
+            git_dir = resolve_local_git_dir(local, env=env, timeout=timeout)
         ref = f"refs/heads/{source.branch}" if source.branch else "HEAD"
-        head, dates, commits = read_recency(git_dir, ref, env=env, secrets=secrets, timeout=timeout, since=window)
+        with _tracer.start_as_current_span("recency.git_log") as span:
+            head, dates, commits = read_recency(git_dir, ref, env=env, secrets=secrets, timeout=timeout, since=window)
+            span.set_attributes({"sextant.commits_read": commits, "sextant.files": len(dates)})
         return _summarise(dates, commits, head, window, started, in_place=True)
     temp = Path(tempfile.mkdtemp(prefix="sextant-recency-", dir=work_dir))
     try:
         git_dir = temp / "repo.git"
-        clone_for_recency(source, git_dir, window=window, env=env, secrets=secrets, timeout=timeout)
-        head, dates, commits = read_recency(git_dir, "HEAD", env=env, secrets=secrets, timeout=timeout)
+        attributes: dict[str, str | bool] = {"sextant.in_place": False, "sextant.window": window or "(none)"}
+        with _tracer.start_as_current_span("recency.clone_or_open", attributes=attributes):
+            clone_for_recency(source, git_dir, window=window, env=env, secrets=secrets, timeout=timeout)
+        with _tracer.start_as_current_span("recency.git_log") as span:
+            head, dates, commits = read_recency(git_dir, "HEAD", env=env, secrets=secrets, timeout=timeout)
+            span.set_attributes({"sextant.commits_read": commits, "sextant.files": len(dates)})
     finally:
         shutil.rmtree(temp, ignore_errors=True)
     return _summarise(dates, commits, head, window, started, in_place=False)
