@@ -20,7 +20,7 @@ def test_nothing_set_means_the_local_model() -> None:
     embedder = embedder_from_env({})
     assert isinstance(embedder, LocalMiniLM)
     assert (embedder.model_id, embedder.dimension) == ("all-MiniLM-L6-v2-onnx-int8", 384)
-    assert (embedder.max_chars, embedder.batch_size) == (1_000, 16)
+    assert (embedder.max_chars, embedder.batch_size) == (1_000, 4)
 
 
 def test_local_overrides() -> None:

@@ -14,7 +14,7 @@ Variables (empty counts as unset), with their defaults:
 - OLLAMA_API_KEY: optional bearer key for a hosted Ollama.
 - EMBEDDING_MAX_CHARS: character budget of one embedding text (per model: 1,000 MiniLM, 22,000 for
   8K-token models, 5,500 for Ollama's 2K context, 2,000 for 512-token models).
-- EMBEDDINGS_BATCH_SIZE: texts per model call (16 local, 32 openai/ollama, 96 cohere).
+- EMBEDDINGS_BATCH_SIZE: texts per model call (4 local, 32 openai/ollama, 96 cohere).
 - EMBEDDINGS_TIMEOUT: seconds per HTTP attempt (60).
 - EMBEDDINGS_MAX_ATTEMPTS: HTTP attempts per batch, the first included (5).
 - EMBEDDINGS_CONCURRENCY: HTTP requests in flight per embed call (2).
