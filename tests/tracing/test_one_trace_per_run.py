@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import gzip
+import http.server
+import threading
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from opentelemetry.proto.collector.trace.v1 import trace_service_pb2
 from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
@@ -72,3 +77,86 @@ async def test_in_memory_exporter_sees_one_trace_from_clone_to_prompt(small_repo
     request, analysis = await run_analysis(small_repo, tmp_path, tracing)
     assert analysis.run_id == request.run_id
     check_tree(exporter.get_finished_spans(), request.run_id)
+
+
+class OtlpReceiver:
+    """A local OTLP/HTTP endpoint that decodes protobuf export requests back into span records."""
+
+    def __init__(self) -> None:
+        self.spans: list[ReceivedSpan] = []
+        receiver = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                if self.headers.get("Content-Encoding") == "gzip":
+                    body = gzip.decompress(body)
+                request = trace_service_pb2.ExportTraceServiceRequest()
+                request.ParseFromString(body)
+                receiver.spans.extend(ReceivedSpan.all_in(request))
+                reply = trace_service_pb2.ExportTraceServiceResponse().SerializeToString()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/x-protobuf")
+                self.send_header("Content-Length", str(len(reply)))
+                self.end_headers()
+                self.wfile.write(reply)
+
+            def log_message(self, format: str, *args: object) -> None:
+                return
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def __enter__(self) -> OtlpReceiver:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@dataclass(frozen=True)
+class ReceivedSpan:
+    name: str
+    service: str
+    trace_id: bytes
+    span_id: bytes
+    parent_id: bytes
+    attributes: dict[str, str]
+
+    @classmethod
+    def all_in(cls, request: trace_service_pb2.ExportTraceServiceRequest) -> Iterator[ReceivedSpan]:
+        for resource_spans in request.resource_spans:
+            resource = {a.key: a.value.string_value for a in resource_spans.resource.attributes}
+            for scope_spans in resource_spans.scope_spans:
+                for span in scope_spans.spans:
+                    yield cls(
+                        name=span.name, service=resource["service.name"], trace_id=span.trace_id,
+                        span_id=span.span_id, parent_id=span.parent_span_id,
+                        attributes={a.key: a.value.string_value for a in span.attributes},
+                    )  # fmt: skip
+
+
+async def test_otlp_http_exporter_delivers_the_same_tree_to_a_collector(small_repo: GitRepo, tmp_path: Path) -> None:
+    with OtlpReceiver() as receiver:
+        env = {"OTEL_EXPORTER_OTLP_ENDPOINT": receiver.url}
+        tracing = ServiceTracing(env)
+        assert tracing.exporting
+        request, _ = await run_analysis(small_repo, tmp_path, tracing)
+        tracing.shutdown()
+    spans = receiver.spans
+    [root] = [s for s in spans if s.name == "publish repo.updated" and s.attributes["sextant.run_id"] == request.run_id]
+    in_trace = [s for s in spans if s.trace_id == root.trace_id]
+    by_id = {s.span_id: s for s in in_trace}
+    assert {s.service for s in in_trace} >= SERVICES
+    assert {s.name for s in in_trace} >= REQUIRED_SPANS
+    for span in in_trace:
+        chain = span
+        while chain.parent_id:
+            chain = by_id[chain.parent_id]  # every parent arrived too
+        assert chain == root

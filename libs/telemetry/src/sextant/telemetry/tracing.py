@@ -31,16 +31,22 @@ ProcessorFactory = Callable[[], SpanProcessor]
 def otlp_configured(env: Mapping[str, str]) -> bool:
     """Whether the standard OTEL variables ask for OTLP export."""
     return any(
-        env.get(name, "").strip()
-        for name in ("OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+        env.get(name, "").strip() for name in ("OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
     ) and env.get("OTEL_TRACES_EXPORTER", "otlp").strip().lower() not in {"none", ""}
 
 
-def _otlp_processor() -> SpanProcessor:
-    # The exporter reads OTEL_EXPORTER_OTLP_* (endpoint, headers, timeout) itself.
-    from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+def _otlp_processor(env: Mapping[str, str]) -> ProcessorFactory:
+    def build() -> SpanProcessor:
+        # The exporter reads the other OTEL_EXPORTER_OTLP_* variables (headers, timeout) itself; the
+        # endpoint is passed from the settings we were given, so they are the ones that count.
+        from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 
-    return BatchSpanProcessor(OTLPSpanExporter(), max_queue_size=SPAN_QUEUE_SIZE)
+        traces = env.get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "").strip()
+        base = env.get("OTEL_EXPORTER_OTLP_ENDPOINT", "").strip().rstrip("/")
+        endpoint = traces or f"{base}/v1/traces"
+        return BatchSpanProcessor(OTLPSpanExporter(endpoint=endpoint), max_queue_size=SPAN_QUEUE_SIZE)
+
+    return build
 
 
 class ServiceTracing:
@@ -54,7 +60,7 @@ class ServiceTracing:
     def __init__(self, env: Mapping[str, str], *, processors: Sequence[ProcessorFactory] = ()) -> None:
         factories = list(processors)
         if otlp_configured(env):
-            factories.append(_otlp_processor)
+            factories.append(_otlp_processor(env))
         self._factories = factories
         self._providers: dict[str, TracerProvider] = {}
 
