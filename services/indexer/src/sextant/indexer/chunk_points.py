@@ -12,9 +12,7 @@ from sextant.parsing import Chunk
 logger = logging.getLogger(__name__)
 
 
-def chunk_payload(
-    chunk: Chunk, *, repo_key: str, blob_sha: str, stamp: Stamp, indexed_at: str
-) -> ChunkPayload:
+def chunk_payload(chunk: Chunk, *, repo_key: str, blob_sha: str, stamp: Stamp, indexed_at: str) -> ChunkPayload:
     """The stored payload of one chunk.
 
     Args:

@@ -28,8 +28,10 @@ from sextant.indexer.progress import IndexProgress, Phase, ProgressCallback
 from sextant.indexer.recency_stamp import RecencyStamp
 from sextant.indexer.run_plan import FileToIndex, RunPlan, plan_run
 from sextant.parsing import build_chunks, decode_source
+from sextant.telemetry import tracer
 
 logger = logging.getLogger(__name__)
+_tracer = tracer(__name__)
 
 READ_SLICE_FILES = 2000
 """Changed files whose blobs are fetched and read in one batch; bounds memory on huge first runs."""
@@ -150,18 +152,28 @@ async def _index(
     source = repo_source(request, deps)
     if progress is not None:
         progress(IndexProgress(phase="syncing"))
-    state: MirrorState = await asyncio.to_thread(deps.mirrors.sync, source)
-    entries = await asyncio.to_thread(deps.mirrors.list_tree, source, state.head_sha)
-    rules = deps.settings.rules
-    tree = {entry.path: entry.blob_sha for entry in entries if rules.wants_path(entry.path)}
-    try:
-        stored = await asyncio.to_thread(deps.store.file_index, repo_key)
-    except Exception as error:  # the first store call doubles as the availability check
-        raise StoreUnavailableError(f"chunk store unavailable: {type(error).__name__}: {error}") from error
-    scope = None
-    if request.changed_paths is not None:
-        scope = frozenset(request.changed_paths) | frozenset(request.removed_paths or ())
-    plan = plan_run(tree, stored, force=request.force, scope=scope)
+    with _tracer.start_as_current_span("indexer.discover") as span:
+        state: MirrorState = await asyncio.to_thread(deps.mirrors.sync, source)
+        entries = await asyncio.to_thread(deps.mirrors.list_tree, source, state.head_sha)
+        rules = deps.settings.rules
+        tree = {entry.path: entry.blob_sha for entry in entries if rules.wants_path(entry.path)}
+        try:
+            stored = await asyncio.to_thread(deps.store.file_index, repo_key)
+        except Exception as error:  # the first store call doubles as the availability check
+            raise StoreUnavailableError(f"chunk store unavailable: {type(error).__name__}: {error}") from error
+        scope = None
+        if request.changed_paths is not None:
+            scope = frozenset(request.changed_paths) | frozenset(request.removed_paths or ())
+        plan = plan_run(tree, stored, force=request.force, scope=scope)
+        span.set_attributes(
+            {
+                "sextant.head_sha": state.head_sha,
+                "sextant.files_in_tree": len(entries),
+                "sextant.files_seen": len(tree),
+                "sextant.files_to_index": len(plan.to_index),
+                "sextant.files_stale": len(plan.stale_paths),
+            }
+        )
     run = _Run(
         deps=deps,
         repo_key=repo_key,
@@ -177,7 +189,8 @@ async def _index(
     await _index_changed(run)
     run.report("cleaning")
     if plan.stale_paths:
-        deleted = await asyncio.to_thread(deps.store.delete_paths, repo_key, plan.stale_paths)
+        with _tracer.start_as_current_span("indexer.cleanup", attributes={"sextant.files": len(plan.stale_paths)}):
+            deleted = await asyncio.to_thread(deps.store.delete_paths, repo_key, plan.stale_paths)
         run.tally.chunks_deleted += deleted
         run.tally.files_deleted += len(plan.stale_paths)
     run.report("done")
@@ -211,9 +224,16 @@ async def _index_changed(run: _Run) -> None:
 
     async def consume() -> None:
         while (group := await queue.get()) is not None:
-            embedded, failed = await embed_files(group, run.deps.embedder, run.deps.sparse, health)
+            chunk_count = sum(len(item.chunks) for item in group)
+            with _tracer.start_as_current_span("indexer.embed") as span:
+                embedded, failed = await embed_files(group, run.deps.embedder, run.deps.sparse, health)
+                span.set_attributes(
+                    {"sextant.files": len(group), "sextant.chunks": chunk_count, "sextant.failed_files": len(failed)}
+                )
             run.tally.failed.extend(failed)
-            upserted, replaced = await asyncio.to_thread(_write, run, embedded)
+            with _tracer.start_as_current_span("indexer.upsert") as span:
+                upserted, replaced = await asyncio.to_thread(_write, run, embedded)
+                span.set_attributes({"sextant.points_written": upserted, "sextant.points_replaced": replaced})
             run.tally.chunks_upserted += upserted
             run.tally.chunks_deleted += replaced
             for item in embedded:
@@ -251,15 +271,17 @@ async def _parsed_groups(run: _Run) -> AsyncIterator[list[ParsedFile]]:
     files = run.plan.to_index
     for start in range(0, len(files), READ_SLICE_FILES):
         read_slice = files[start : start + READ_SLICE_FILES]
-        blobs = await asyncio.to_thread(
-            run.deps.mirrors.read_blobs,
-            run.source,
-            [file.blob_sha for file in read_slice],
-            run.deps.settings.rules.max_file_bytes,
-        )
+        with _tracer.start_as_current_span("indexer.fetch", attributes={"sextant.files": len(read_slice)}):
+            blobs = await asyncio.to_thread(
+                run.deps.mirrors.read_blobs,
+                run.source,
+                [file.blob_sha for file in read_slice],
+                run.deps.settings.rules.max_file_bytes,
+            )
         for parse_start in range(0, len(read_slice), PARSE_SLICE_FILES):
             parse_slice = read_slice[parse_start : parse_start + PARSE_SLICE_FILES]
-            outcomes = await asyncio.to_thread(_parse_files, parse_slice, blobs, run)
+            with _tracer.start_as_current_span("indexer.parse", attributes={"sextant.files": len(parse_slice)}):
+                outcomes = await asyncio.to_thread(_parse_files, parse_slice, blobs, run)
             for outcome in outcomes:
                 if isinstance(outcome, _Unindexed):
                     await _settle(run, outcome)
@@ -325,9 +347,7 @@ def _write(run: _Run, embedded: Sequence[EmbeddedFile]) -> tuple[int, int]:
         file = item.parsed.file
         stamp = run.stamp.for_path(file.path)
         ids = chunk_point_ids(run.repo_key, item.parsed.chunks)
-        for point_id, chunk, dense, sparse in zip(
-            ids, item.parsed.chunks, item.dense, item.sparse, strict=True
-        ):
+        for point_id, chunk, dense, sparse in zip(ids, item.parsed.chunks, item.dense, item.sparse, strict=True):
             payload = chunk_payload(
                 chunk, repo_key=run.repo_key, blob_sha=file.blob_sha, stamp=stamp, indexed_at=run.indexed_at
             )
