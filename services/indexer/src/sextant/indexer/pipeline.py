@@ -228,7 +228,12 @@ async def _index_changed(run: _Run) -> None:
             with _tracer.start_as_current_span("indexer.embed") as span:
                 embedded, failed = await embed_files(group, run.deps.embedder, run.deps.sparse, health)
                 span.set_attributes(
-                    {"sextant.files": len(group), "sextant.chunks": chunk_count, "sextant.failed_files": len(failed)}
+                    {
+                        "sextant.files": len(group),
+                        "sextant.chunks": chunk_count,
+                        "sextant.failed_files": len(failed),
+                        "sextant.embedding.model": run.deps.embedder.model_id,
+                    }
                 )
             run.tally.failed.extend(failed)
             with _tracer.start_as_current_span("indexer.upsert") as span:
