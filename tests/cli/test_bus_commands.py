@@ -85,3 +85,13 @@ def test_cli_default_limit_is_the_selection_constant() -> None:
     from sextant.selection import ANALYSIS_LIMIT
 
     assert direct_commands.ANALYSIS_LIMIT == ANALYSIS_LIMIT
+
+
+def test_publishing_a_url_with_credentials_is_refused() -> None:
+    import pytest
+
+    from sextant.cli.publishing import build_repo_updated
+
+    with pytest.raises(ValueError, match="carries credentials") as refused:
+        build_repo_updated("https://x-access-token:ghp_secret@github.com/a/b.git")
+    assert "ghp_secret" not in str(refused.value)

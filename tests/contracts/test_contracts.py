@@ -101,3 +101,13 @@ def test_every_field_has_a_docstring_in_the_json_schema() -> None:
             if field == "type":
                 continue
             assert spec.get("description") or "$ref" in spec or "anyOf" in spec, f"{name}.{field}"
+
+
+def test_credentials_are_detected_and_removed_from_urls() -> None:
+    from sextant.contracts import url_has_credentials, url_without_credentials
+
+    assert url_has_credentials("https://x-access-token:abc@github.com/a/b.git")
+    assert not url_has_credentials("https://github.com/a/b.git")
+    assert not url_has_credentials("git@github.com:a/b.git")
+    assert url_without_credentials("https://u:p@host.example/a.git") == "https://host.example/a.git"
+    assert url_without_credentials("/local/path") == "/local/path"

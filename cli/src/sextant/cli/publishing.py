@@ -6,7 +6,15 @@ from pathlib import Path
 
 import msgspec
 
-from sextant.contracts import RepoRef, RepoUpdated, event_id_for, new_run_id, stable_id, utc_now_iso
+from sextant.contracts import (
+    RepoRef,
+    RepoUpdated,
+    event_id_for,
+    new_run_id,
+    stable_id,
+    url_has_credentials,
+    utc_now_iso,
+)
 
 
 def normalize_repo_location(location: str) -> str:
@@ -33,6 +41,11 @@ def build_repo_updated(
     When the publisher names the head commit, the run id is derived from the request itself, so a CI
     job that retries its publish is de-duplicated; otherwise every request is a new run.
     """
+    if url_has_credentials(location):
+        raise ValueError(
+            "the repository URL carries credentials: remove them and set GITHUB_TOKEN, GITLAB_TOKEN, "
+            "BITBUCKET_TOKEN or GIT_TOKEN instead (tokens travel as an HTTP header, never in events)"
+        )
     repo = RepoRef.for_url(normalize_repo_location(location), provider=provider, branch=branch)
     if run_id is None:
         if head_sha:

@@ -8,6 +8,8 @@ from sextant.contracts.envelope import (
     new_run_id,
     repo_key_for,
     stable_id,
+    url_has_credentials,
+    url_without_credentials,
     utc_now_iso,
 )
 from sextant.contracts.events import (
@@ -74,5 +76,7 @@ __all__ = [
     "stable_id",
     "subject_for",
     "subject_pattern",
+    "url_has_credentials",
+    "url_without_credentials",
     "utc_now_iso",
 ]

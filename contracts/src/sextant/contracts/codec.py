@@ -59,7 +59,5 @@ def event_json_schema() -> dict[str, Any]:
 
 
 def _documented_types() -> list[type]:
-    nested = [
-        obj for obj in vars(events).values() if isinstance(obj, type) and issubclass(obj, msgspec.Struct)
-    ]
+    nested = [obj for obj in vars(events).values() if isinstance(obj, type) and issubclass(obj, msgspec.Struct)]
     return [RepoRef, *nested]

@@ -46,6 +46,21 @@ def _strip_credentials_and_scheme(url: str) -> str:
     return url.split("@", 1)[-1].replace(":", "/", 1) if "@" in url else url
 
 
+def url_without_credentials(url: str) -> str:
+    """The URL with any ``user:password@`` part removed (for URLs that must never be repeated as given)."""
+    parts = urlsplit(url)
+    if parts.scheme and parts.netloc and "@" in parts.netloc:
+        host = parts.netloc.rsplit("@", 1)[1]
+        return parts._replace(netloc=host).geturl()
+    return url
+
+
+def url_has_credentials(url: str) -> bool:
+    """Whether the URL embeds credentials (``https://user:token@host/...``)."""
+    parts = urlsplit(url)
+    return bool(parts.scheme and parts.netloc and "@" in parts.netloc and parts.scheme != "ssh")
+
+
 def repo_key_for(url: str) -> str:
     """A subject-safe, stable key for a repository URL or path.
 

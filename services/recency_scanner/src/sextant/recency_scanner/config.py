@@ -29,8 +29,6 @@ class RecencySettings:
         return cls(
             enabled=env_flag(env, "INDEX_FILE_RECENCY"),
             window=env_str(env, "INDEX_FILE_RECENCY_WINDOW"),
-            timeout_seconds=env_float(
-                env, "INDEX_FILE_RECENCY_TIMEOUT_SECONDS", DEFAULT_SCAN_TIMEOUT_SECONDS
-            ),
+            timeout_seconds=env_float(env, "INDEX_FILE_RECENCY_TIMEOUT_SECONDS", DEFAULT_SCAN_TIMEOUT_SECONDS),
             env=dict(env),
         )

@@ -6,8 +6,17 @@ import asyncio
 import logging
 from typing import Literal, cast
 
+import msgspec
+
 from sextant.config import provider_token
-from sextant.contracts import FileRecencyComputed, RecencyStatus, RepoUpdated, event_id_for, utc_now_iso
+from sextant.contracts import (
+    FileRecencyComputed,
+    RecencyStatus,
+    RepoUpdated,
+    event_id_for,
+    url_without_credentials,
+    utc_now_iso,
+)
 from sextant.gitsource.access import Provider, RepoSource
 from sextant.gitsource.recency import incremental_recency, scan_recency
 from sextant.recency_scanner.config import RecencySettings
@@ -25,12 +34,14 @@ def _recency_event(
     commits_read: int = 0,
     seconds: float = 0.0,
 ) -> FileRecencyComputed:
+    # A publisher may have put credentials in the URL (refused below): never repeat them downstream.
+    repo = msgspec.structs.replace(event.repo, url=url_without_credentials(event.repo.url))
     return FileRecencyComputed(
         event_id=event_id_for(FileRecencyComputed, event.run_id, event.event_id),
         run_id=event.run_id,
         occurred_at=utc_now_iso(),
-        repo=event.repo,
-        request=event,
+        repo=repo,
+        request=msgspec.structs.replace(event, repo=repo),
         status=status,
         mode=mode,
         dates=dates,
@@ -63,17 +74,9 @@ async def on_repo_updated(event: RepoUpdated, settings: RecencySettings) -> list
             token=provider_token(settings.env, event.repo.provider),
             provider=cast(Provider, event.repo.provider),  # validated by RepoSource itself
         )
-        scan = await asyncio.to_thread(
-            scan_recency, source, window=settings.window, timeout=settings.timeout_seconds
-        )
+        scan = await asyncio.to_thread(scan_recency, source, window=settings.window, timeout=settings.timeout_seconds)
     except Exception as error:  # any scan failure (git, network, parse) must not block indexing
         reason = f"{type(error).__name__}: {error}"
-        logger.warning(
-            "recency scan of %s failed, indexing goes on without dates: %s", event.repo.repo_key, reason
-        )
+        logger.warning("recency scan of %s failed, indexing goes on without dates: %s", event.repo.repo_key, reason)
         return [_recency_event(event, "failed", reason=reason)]
-    return [
-        _recency_event(
-            event, "computed", dates=scan.dates, commits_read=scan.commits_read, seconds=scan.seconds
-        )
-    ]
+    return [_recency_event(event, "computed", dates=scan.dates, commits_read=scan.commits_read, seconds=scan.seconds)]
