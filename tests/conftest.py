@@ -26,9 +26,7 @@ class GitRepo:
         if date:
             env["GIT_AUTHOR_DATE"] = date
             env["GIT_COMMITTER_DATE"] = date
-        out = subprocess.run(
-            ["git", "-C", str(self.root), *args], check=True, capture_output=True, env=env
-        )
+        out = subprocess.run(["git", "-C", str(self.root), *args], check=True, capture_output=True, env=env)
         return out.stdout.decode("utf-8", "surrogateescape")
 
     def write(self, path: str, content: str | bytes) -> None:

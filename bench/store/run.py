@@ -123,9 +123,7 @@ def run(adapter: str, points: list[ChunkPoint], neighbour: list[ChunkPoint], que
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--points", type=int, default=10_000)
     parser.add_argument(
         "--adapters",

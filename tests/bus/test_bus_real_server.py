@@ -26,9 +26,7 @@ FAST = DeliveryPolicy(ack_wait_seconds=1.0, heartbeat_seconds=0.3, max_deliver=3
 
 
 def repo_updated(run_id: str = "run-1") -> RepoUpdated:
-    return RepoUpdated(
-        event_id=event_id_for(RepoUpdated, run_id), run_id=run_id, occurred_at=utc_now_iso(), repo=REPO
-    )
+    return RepoUpdated(event_id=event_id_for(RepoUpdated, run_id), run_id=run_id, occurred_at=utc_now_iso(), repo=REPO)
 
 
 async def collect(bus: Bus, subject: str = "sextant.>") -> list[Event | None]:

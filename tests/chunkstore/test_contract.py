@@ -27,9 +27,7 @@ def test_empty_store_reads_nothing(store: ChunkStore) -> None:
     assert store.delete_paths("r", []) == 0
 
 
-def test_scroll_paginates_over_every_point_without_duplicates(
-    store: ChunkStore, make_point: MakePoint
-) -> None:
+def test_scroll_paginates_over_every_point_without_duplicates(store: ChunkStore, make_point: MakePoint) -> None:
     points = [make_point("r", f"src/m{i % 40}.py", start_line=i + 1) for i in range(600)]
     store.upsert(points)
 
@@ -44,9 +42,7 @@ def test_scroll_paginates_over_every_point_without_duplicates(
     }
 
 
-def test_payload_round_trip_keeps_absent_null_and_dated_apart(
-    store: ChunkStore, make_point: MakePoint
-) -> None:
+def test_payload_round_trip_keeps_absent_null_and_dated_apart(store: ChunkStore, make_point: MakePoint) -> None:
     absent = make_point("r", "skipped.py")
     unknown = make_point("r", "unknown.py", last_modified_at=None)
     dated = make_point("r", "dated.py", last_modified_at="2025-03-04T05:06:07+00:00")
@@ -101,9 +97,7 @@ def test_file_index_maps_paths_to_blob_and_point_ids(store: ChunkStore, make_poi
     assert index["b/b.md"].point_ids == {b[0].id}
 
 
-def test_file_index_flags_a_file_whose_points_disagree_on_the_blob(
-    store: ChunkStore, make_point: MakePoint
-) -> None:
+def test_file_index_flags_a_file_whose_points_disagree_on_the_blob(store: ChunkStore, make_point: MakePoint) -> None:
     # An upsert-then-delete interrupted between its two steps leaves old and new points side by side.
     store.upsert([make_point("r", "a.py", start_line=1, blob_sha="1" * 40)])
     store.upsert([make_point("r", "a.py", start_line=5, blob_sha="2" * 40)])
@@ -120,9 +114,7 @@ def test_file_index_spans_many_pages(store: ChunkStore, make_point: MakePoint) -
     assert sum(len(entry.point_ids) for entry in index.values()) == 1500
 
 
-def test_reupserting_the_same_ids_replaces_instead_of_duplicating(
-    store: ChunkStore, make_point: MakePoint
-) -> None:
+def test_reupserting_the_same_ids_replaces_instead_of_duplicating(store: ChunkStore, make_point: MakePoint) -> None:
     first = [make_point("r", "a.py", start_line=n) for n in range(1, 11)]
     store.upsert(first)
     again = [make_point("r", "a.py", start_line=n, text="changed") for n in range(1, 11)]
@@ -156,9 +148,7 @@ def test_upsert_then_delete_replaces_a_file_without_a_gap(store: ChunkStore, mak
     assert entry.point_ids == {p.id for p in new}
 
 
-def test_delete_paths_counts_and_spares_other_files_and_repos(
-    store: ChunkStore, make_point: MakePoint
-) -> None:
+def test_delete_paths_counts_and_spares_other_files_and_repos(store: ChunkStore, make_point: MakePoint) -> None:
     store.upsert(
         [
             *[make_point("r", "gone/a.py", start_line=n) for n in (1, 2, 3)],
@@ -183,9 +173,7 @@ def test_repositories_are_isolated(store: ChunkStore, make_point: MakePoint) -> 
     assert store.count("alpha") == 3
     assert store.count("beta") == 5
     assert {p.repo_key for p in store.scroll_payloads("alpha")} == {"alpha"}
-    assert store.file_index("alpha")["same.py"].point_ids.isdisjoint(
-        store.file_index("beta")["same.py"].point_ids
-    )
+    assert store.file_index("alpha")["same.py"].point_ids.isdisjoint(store.file_index("beta")["same.py"].point_ids)
     hits = store.hybrid_search("alpha", [1.0] + [0.0] * 7, SparseVector(indices=[1], values=[1.0]))
     assert {hit.payload.repo_key for hit in hits} == {"alpha"}
     assert store.count("gamma") == 0
@@ -201,9 +189,7 @@ def _noise(i: int) -> list[float]:
 
 def test_hybrid_search_ranks_the_obvious_match_first(store: ChunkStore, make_point: MakePoint) -> None:
     decoys = [
-        make_point(
-            "r", f"decoy{i}.py", start_line=1, dense=_noise(i), sparse=SparseVector([7, 100 + i], [1.0, 1.0])
-        )
+        make_point("r", f"decoy{i}.py", start_line=1, dense=_noise(i), sparse=SparseVector([7, 100 + i], [1.0, 1.0]))
         for i in range(40)
     ]
     target = make_point(
@@ -223,30 +209,18 @@ def test_hybrid_search_ranks_the_obvious_match_first(store: ChunkStore, make_poi
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
 
 
-def test_hybrid_search_finds_a_term_only_the_sparse_side_sees(
-    store: ChunkStore, make_point: MakePoint
-) -> None:
-    dense_match = make_point(
-        "r", "dense.py", dense=[1.0, 0, 0, 0, 0, 0, 0, 0], sparse=SparseVector([1], [1.0])
-    )
-    sparse_match = make_point(
-        "r", "sparse.py", dense=[0, 0, 0, 0, 0, 0, 0, 1.0], sparse=SparseVector([999], [1.0])
-    )
-    others = [
-        make_point("r", f"o{i}.py", dense=_noise(i), sparse=SparseVector([1], [1.0])) for i in range(20)
-    ]
+def test_hybrid_search_finds_a_term_only_the_sparse_side_sees(store: ChunkStore, make_point: MakePoint) -> None:
+    dense_match = make_point("r", "dense.py", dense=[1.0, 0, 0, 0, 0, 0, 0, 0], sparse=SparseVector([1], [1.0]))
+    sparse_match = make_point("r", "sparse.py", dense=[0, 0, 0, 0, 0, 0, 0, 1.0], sparse=SparseVector([999], [1.0]))
+    others = [make_point("r", f"o{i}.py", dense=_noise(i), sparse=SparseVector([1], [1.0])) for i in range(20)]
     store.upsert([dense_match, sparse_match, *others])
 
-    hits = store.hybrid_search(
-        "r", [1.0, 0, 0, 0, 0, 0, 0, 0], SparseVector([999], [1.0]), limit=2, prefetch_limit=2
-    )
+    hits = store.hybrid_search("r", [1.0, 0, 0, 0, 0, 0, 0, 0], SparseVector([999], [1.0]), limit=2, prefetch_limit=2)
 
     assert {hit.id for hit in hits} == {dense_match.id, sparse_match.id}
 
 
-def test_hybrid_search_with_an_empty_sparse_query_uses_dense_alone(
-    store: ChunkStore, make_point: MakePoint
-) -> None:
+def test_hybrid_search_with_an_empty_sparse_query_uses_dense_alone(store: ChunkStore, make_point: MakePoint) -> None:
     near = make_point("r", "near.py", dense=[1.0, 0, 0, 0, 0, 0, 0, 0])
     store.upsert([near, *[make_point("r", f"o{i}.py", dense=_noise(i)) for i in range(10)]])
 
@@ -256,9 +230,7 @@ def test_hybrid_search_with_an_empty_sparse_query_uses_dense_alone(
     assert len(hits) == 3
 
 
-def test_wrong_dimension_is_refused_before_anything_is_written(
-    store: ChunkStore, make_point: MakePoint
-) -> None:
+def test_wrong_dimension_is_refused_before_anything_is_written(store: ChunkStore, make_point: MakePoint) -> None:
     with pytest.raises(ValueError, match="dimensions"):
         store.upsert([make_point("r", "ok.py"), make_point("r", "bad.py", dense=[1.0, 0.0])])
     with pytest.raises(ValueError, match="dimensions"):
@@ -284,9 +256,7 @@ def test_reopened_store_sees_the_same_data(
     assert reopened.file_index("r")["p7.py"].point_ids == {points[6].id}
 
 
-async def test_store_serves_concurrent_calls_from_worker_threads(
-    store: ChunkStore, make_point: MakePoint
-) -> None:
+async def test_store_serves_concurrent_calls_from_worker_threads(store: ChunkStore, make_point: MakePoint) -> None:
     batches = [[make_point("r", f"t{t}.py", start_line=n) for n in range(1, 51)] for t in range(4)]
 
     async def write_then_read(batch: list[ChunkPoint]) -> int:

@@ -131,9 +131,7 @@ def test_credentials_in_the_url_are_refused_without_echoing_them(tmp_path: Path)
 
 
 def test_no_url_means_the_embedded_store_under_qdrant_path(tmp_path: Path) -> None:
-    store = store_from_env(
-        {"QDRANT_PATH": str(tmp_path / "q")}, model_id=MODEL, dimension=8, default_path=tmp_path
-    )
+    store = store_from_env({"QDRANT_PATH": str(tmp_path / "q")}, model_id=MODEL, dimension=8, default_path=tmp_path)
     try:
         assert isinstance(store, EdgeChunkStore)
         assert store.directory == tmp_path / "q" / "sextant_chunks__test_model__8"

@@ -25,9 +25,7 @@ def sextant_env(tmp_path: Path) -> dict[str, str]:
 
 @pytest.fixture
 def sextant(sextant_env: dict[str, str]) -> SextantRunner:
-    def run(
-        *args: str, check: bool = True, timeout: float = 180, **env: str
-    ) -> subprocess.CompletedProcess[str]:
+    def run(*args: str, check: bool = True, timeout: float = 180, **env: str) -> subprocess.CompletedProcess[str]:
         result = subprocess.run(
             [sys.executable, "-m", "sextant.cli", *args],
             check=False,

@@ -233,14 +233,10 @@ class Bus:
         if after_sequence is None:
             config = ConsumerConfig(deliver_policy=DeliverPolicy.ALL)
         else:
-            config = ConsumerConfig(
-                deliver_policy=DeliverPolicy.BY_START_SEQUENCE, opt_start_seq=after_sequence + 1
-            )
+            config = ConsumerConfig(deliver_policy=DeliverPolicy.BY_START_SEQUENCE, opt_start_seq=after_sequence + 1)
         if not follow and await self.last_sequence() <= (after_sequence or 0):
             return
-        subscription = await self.js.subscribe(
-            subject, ordered_consumer=True, config=config, stream=STREAM_NAME
-        )
+        subscription = await self.js.subscribe(subject, ordered_consumer=True, config=config, stream=STREAM_NAME)
         try:
             while True:
                 try:
@@ -308,9 +304,7 @@ class Progress(msgspec.Struct, frozen=True, kw_only=True):
 async def report_progress(bus: Bus, progress: Progress) -> None:
     """Publish a progress report (best effort: a lost report changes nothing)."""
     with contextlib.suppress(Exception):
-        await bus.broker.connection.publish(
-            f"{PROGRESS_PREFIX}.{progress.run_id}", msgspec.json.encode(progress)
-        )
+        await bus.broker.connection.publish(f"{PROGRESS_PREFIX}.{progress.run_id}", msgspec.json.encode(progress))
 
 
 async def watch_progress(bus: Bus, run_id: str) -> AsyncIterator[Progress]:

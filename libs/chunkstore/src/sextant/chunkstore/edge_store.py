@@ -224,13 +224,9 @@ class EdgeChunkStore:
         check_dimension(dense, self._dimension)
         candidates = max(prefetch_limit, limit)
         repo = _repo_filter(repo_key)
-        prefetches = [
-            qe.Prefetch(limit=candidates, query=qe.Query.Nearest(dense, using=DENSE_VECTOR), filter=repo)
-        ]
+        prefetches = [qe.Prefetch(limit=candidates, query=qe.Query.Nearest(dense, using=DENSE_VECTOR), filter=repo)]
         if sparse.indices:
-            sparse_query = qe.Query.Nearest(
-                qe.SparseVector(sparse.indices, sparse.values), using=SPARSE_VECTOR
-            )
+            sparse_query = qe.Query.Nearest(qe.SparseVector(sparse.indices, sparse.values), using=SPARSE_VECTOR)
             prefetches.append(qe.Prefetch(limit=candidates, query=sparse_query, filter=repo))
         request = qe.QueryRequest(
             limit=limit,
@@ -242,10 +238,7 @@ class EdgeChunkStore:
         )
         with self._open_shard() as shard:
             hits = shard.query(request)
-        return [
-            ScoredChunk(id=str(hit.id), score=hit.score, payload=payload_from_stored(hit.payload))
-            for hit in hits
-        ]
+        return [ScoredChunk(id=str(hit.id), score=hit.score, payload=payload_from_stored(hit.payload)) for hit in hits]
 
     def count(self, repo_key: str) -> int:
         """Exact number of points of a repository.

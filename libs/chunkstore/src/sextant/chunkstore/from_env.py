@@ -13,9 +13,7 @@ from sextant.chunkstore.schema import collection_name
 logger = logging.getLogger(__name__)
 
 
-def store_from_env(
-    env: Mapping[str, str], *, model_id: str, dimension: int, default_path: Path
-) -> ChunkStore:
+def store_from_env(env: Mapping[str, str], *, model_id: str, dimension: int, default_path: Path) -> ChunkStore:
     """Build the chunk store the environment asks for.
 
     `QDRANT_URL` set → a Qdrant server (with `QDRANT_API_KEY`, sent as the `api-key` header and never

@@ -34,6 +34,4 @@ def store_for_model(env: Mapping[str, str], model: ModelIdentity) -> ChunkStore:
     Returns:
         An open chunk store.
     """
-    return store_from_env(
-        env, model_id=model.model_id, dimension=model.dimension, default_path=default_store_path(env)
-    )
+    return store_from_env(env, model_id=model.model_id, dimension=model.dimension, default_path=default_store_path(env))

@@ -69,9 +69,7 @@ class QdrantServerChunkStore:
         self._dimension = dimension
         # A server handles concurrent requests itself; the client's local engine does not (a scroll
         # racing an upsert there fails with IndexError), so local mode serialises calls.
-        self._serialised: AbstractContextManager[Any] = (
-            threading.Lock() if _is_local_mode(client) else nullcontext()
-        )
+        self._serialised: AbstractContextManager[Any] = threading.Lock() if _is_local_mode(client) else nullcontext()
         self._ensure_collection()
         logger.info("using Qdrant collection %s", collection)
 
@@ -86,13 +84,9 @@ class QdrantServerChunkStore:
                 self._client.create_collection(
                     self._collection,
                     vectors_config={
-                        DENSE_VECTOR: models.VectorParams(
-                            size=self._dimension, distance=models.Distance.COSINE
-                        )
+                        DENSE_VECTOR: models.VectorParams(size=self._dimension, distance=models.Distance.COSINE)
                     },
-                    sparse_vectors_config={
-                        SPARSE_VECTOR: models.SparseVectorParams(modifier=models.Modifier.IDF)
-                    },
+                    sparse_vectors_config={SPARSE_VECTOR: models.SparseVectorParams(modifier=models.Modifier.IDF)},
                 )
             except Exception:
                 # Another replica may have created it between our check and our create: that is fine.
@@ -113,13 +107,9 @@ class QdrantServerChunkStore:
         dense = vectors.get(DENSE_VECTOR) if isinstance(vectors, dict) else None
         sparse = info.config.params.sparse_vectors or {}
         if dense is None or SPARSE_VECTOR not in sparse:
-            raise ValueError(
-                f"collection {self._collection} lacks the {DENSE_VECTOR}/{SPARSE_VECTOR} vectors"
-            )
+            raise ValueError(f"collection {self._collection} lacks the {DENSE_VECTOR}/{SPARSE_VECTOR} vectors")
         if dense.size != self._dimension:
-            raise ValueError(
-                f"collection {self._collection} holds {dense.size}-d vectors, not {self._dimension}-d"
-            )
+            raise ValueError(f"collection {self._collection} holds {dense.size}-d vectors, not {self._dimension}-d")
 
     def upsert(self, points: Sequence[ChunkPoint]) -> None:
         """Write points, replacing any with the same id; applied by the server on return.
@@ -135,9 +125,7 @@ class QdrantServerChunkStore:
                     id=point.id,
                     vector={
                         DENSE_VECTOR: point.dense,
-                        SPARSE_VECTOR: models.SparseVector(
-                            indices=point.sparse.indices, values=point.sparse.values
-                        ),
+                        SPARSE_VECTOR: models.SparseVector(indices=point.sparse.indices, values=point.sparse.values),
                     },
                     payload=payload_to_stored(point.payload),
                 )
@@ -169,9 +157,7 @@ class QdrantServerChunkStore:
         """
         deleted = 0
         for batch in batches(sorted(set(paths)), WRITE_BATCH):
-            path_filter = _repo_filter(
-                repo_key, models.FieldCondition(key="path", match=models.MatchAny(any=batch))
-            )
+            path_filter = _repo_filter(repo_key, models.FieldCondition(key="path", match=models.MatchAny(any=batch)))
             selector = models.FilterSelector(filter=path_filter)
             with self._serialised:
                 deleted += self._client.count(self._collection, count_filter=path_filter, exact=True).count
@@ -247,9 +233,7 @@ class QdrantServerChunkStore:
         prefetch = [models.Prefetch(query=dense, using=DENSE_VECTOR, limit=candidates, filter=repo)]
         if sparse.indices:
             sparse_query = models.SparseVector(indices=sparse.indices, values=sparse.values)
-            prefetch.append(
-                models.Prefetch(query=sparse_query, using=SPARSE_VECTOR, limit=candidates, filter=repo)
-            )
+            prefetch.append(models.Prefetch(query=sparse_query, using=SPARSE_VECTOR, limit=candidates, filter=repo))
         with self._serialised:
             response = self._client.query_points(
                 self._collection,

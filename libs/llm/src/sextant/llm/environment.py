@@ -96,9 +96,7 @@ def _openai_compatible(env: Mapping[str, str]) -> OpenAICompatibleModel:
         )
     model = _get(env, "LLM_MODEL", "OPENAI_MODEL") or (DEFAULT_OPENAI_MODEL if on_openai else None)
     if model is None:
-        raise LanguageModelConfigError(
-            "LLM_MODEL is required for an OpenAI-compatible endpoint other than OpenAI"
-        )
+        raise LanguageModelConfigError("LLM_MODEL is required for an OpenAI-compatible endpoint other than OpenAI")
     field = _get(env, "LLM_MAX_TOKENS_FIELD") or "max_tokens"
     if field not in {"max_tokens", "max_completion_tokens"}:
         raise LanguageModelConfigError("LLM_MAX_TOKENS_FIELD must be max_tokens or max_completion_tokens")

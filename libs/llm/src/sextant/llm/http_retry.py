@@ -202,9 +202,7 @@ async def post_json(
         except (httpx.TimeoutException, TimeoutError):
             reason, delay = f"timed out after {attempt_timeout:g} s", policy.backoff(attempt, jitter)
         except httpx.UnsupportedProtocol:
-            raise ProviderCallError(
-                provider, "unsupported URL scheme", status=None, attempts=attempt
-            ) from None
+            raise ProviderCallError(provider, "unsupported URL scheme", status=None, attempts=attempt) from None
         except httpx.TransportError as exc:
             reason, delay = f"connection failed ({type(exc).__name__})", policy.backoff(attempt, jitter)
         else:

@@ -114,9 +114,7 @@ class OpenAICompatibleModel:
                 rng=self._rng,
             )
         except ProviderCallError as exc:
-            raise LanguageModelError(
-                self.provider, exc.reason, status=exc.status, attempts=exc.attempts
-            ) from None
+            raise LanguageModelError(self.provider, exc.reason, status=exc.status, attempts=exc.attempts) from None
         return self._parse(answer)
 
     def _parse(self, answer: Any) -> Completion:

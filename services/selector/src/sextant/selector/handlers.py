@@ -63,9 +63,7 @@ async def on_chunks_indexed(
     limits: dict[Purpose, int] = {"analysis": settings.analysis_limit, "summary": settings.summary_limit}
     events = []
     for purpose, limit in limits.items():
-        with _tracer.start_as_current_span(
-            "selector.select", attributes={"sextant.purpose": purpose}
-        ) as span:
+        with _tracer.start_as_current_span("selector.select", attributes={"sextant.purpose": purpose}) as span:
             selection = await asyncio.to_thread(_traced_selection, store, event.repo.repo_key, limit)
             span.set_attributes(
                 {
