@@ -35,6 +35,7 @@ from sextant.contracts.events import (
     SummaryCompleted,
     TokenUsage,
     event_id_for,
+    stage_failed,
 )
 from sextant.contracts.subjects import STREAM_NAME, STREAM_SUBJECTS, event_name, subject_for, subject_pattern
 
@@ -74,6 +75,7 @@ __all__ = [
     "new_run_id",
     "repo_key_for",
     "stable_id",
+    "stage_failed",
     "subject_for",
     "subject_pattern",
     "url_has_credentials",

@@ -10,7 +10,7 @@ from typing import Literal
 
 import msgspec
 
-from sextant.contracts.envelope import Event, stable_id
+from sextant.contracts.envelope import Event, stable_id, utc_now_iso
 
 RecencyStatus = Literal["computed", "skipped", "failed"]
 Purpose = Literal["analysis", "summary"]
@@ -369,3 +369,27 @@ def event_id_for(event_type: type[Event], run_id: str, *key: object) -> str:
     """
     tag = event_type.__struct_config__.tag
     return stable_id(tag, run_id, *key)
+
+
+def stage_failed(cause: Event, stage: str, reason: str) -> StageFailed:
+    """The StageFailed a user sees when ``stage`` cannot finish the run ``cause`` belongs to.
+
+    Args:
+        cause: The event the stage was handling.
+        stage: recency_scanner, indexer, selector, analyzer or reviewer.
+        reason: What went wrong, safe to show (never credentials).
+
+    Returns:
+        A StageFailed with a deterministic id (one per stage and cause).
+    """
+    tag = type(cause).__struct_config__.tag
+    return StageFailed(
+        event_id=event_id_for(StageFailed, cause.run_id, stage, cause.event_id),
+        run_id=cause.run_id,
+        occurred_at=utc_now_iso(),
+        repo=cause.repo,
+        stage=stage,
+        reason=reason,
+        cause_event_id=cause.event_id,
+        cause_type=tag if isinstance(tag, str) else None,
+    )

@@ -34,11 +34,11 @@ from sextant.contracts import (
     EventDecodeError,
     EventParked,
     RepoRef,
-    StageFailed,
     decode_event,
     encode_event,
     event_id_for,
     event_name,
+    stage_failed,
     subject_for,
     utc_now_iso,
 )
@@ -180,7 +180,7 @@ class Bus:
             logger.warning("%s failed on %s (delivery %d): %s", stage, raw.subject, deliveries, error)
             if deliveries >= self.delivery.max_deliver:
                 await self._park(raw, consumer, event, f"{type(error).__name__}: {error}")
-                await self.publish(_stage_failed(event, stage, f"{type(error).__name__}: {error}"))
+                await self.publish(stage_failed(event, stage, f"{type(error).__name__}: {error}"))
                 await message.reject()
             else:
                 backoff = self.delivery.backoff_seconds
@@ -264,19 +264,6 @@ async def _keep_in_progress(message: NatsMessage, interval: float) -> None:
         while True:
             await asyncio.sleep(interval)
             await message.in_progress()
-
-
-def _stage_failed(event: Event, stage: str, reason: str) -> StageFailed:
-    return StageFailed(
-        event_id=event_id_for(StageFailed, event.run_id, stage, event.event_id),
-        run_id=event.run_id,
-        occurred_at=utc_now_iso(),
-        repo=event.repo,
-        stage=stage,
-        reason=reason,
-        cause_event_id=event.event_id,
-        cause_type=event_name(type(event)),
-    )
 
 
 def durable_consumer_config(delivery: DeliveryPolicy) -> ConsumerConfig:

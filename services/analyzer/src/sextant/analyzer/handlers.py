@@ -33,7 +33,7 @@ from sextant.contracts import (
     SummaryCompleted,
     TokenUsage,
     event_id_for,
-    event_name,
+    stage_failed,
     utc_now_iso,
 )
 from sextant.doc_claims import render_findings_markdown
@@ -167,16 +167,7 @@ async def summarize(
 
 def nothing_to_analyse(event: ChunksSelected) -> StageFailed:
     """The StageFailed for a selection with no chunks (an empty or unindexed repository)."""
-    return StageFailed(
-        event_id=event_id_for(StageFailed, event.run_id, STAGE, event.event_id),
-        run_id=event.run_id,
-        occurred_at=utc_now_iso(),
-        repo=event.repo,
-        stage=STAGE,
-        reason=NOTHING_INDEXED,
-        cause_event_id=event.event_id,
-        cause_type=event_name(ChunksSelected),
-    )
+    return stage_failed(event, STAGE, NOTHING_INDEXED)
 
 
 async def on_chunks_selected(

@@ -8,10 +8,8 @@ from sextant.contracts import (
     ChunksIndexed,
     FileRecencyComputed,
     StageFailed,
-    event_id_for,
-    event_name,
-    utc_now_iso,
 )
+from sextant.contracts import stage_failed as contract_stage_failed
 from sextant.gitsource.errors import GitSourceError, GitTimeoutError
 from sextant.indexer.deps import IndexerDeps
 from sextant.indexer.pipeline import StoreUnavailableError, index_repository
@@ -32,16 +30,7 @@ def stage_failed(event: FileRecencyComputed, reason: str) -> StageFailed:
     Returns:
         A StageFailed with a deterministic id.
     """
-    return StageFailed(
-        event_id=event_id_for(StageFailed, event.run_id, STAGE, event.event_id),
-        run_id=event.run_id,
-        occurred_at=utc_now_iso(),
-        repo=event.repo,
-        stage=STAGE,
-        reason=reason,
-        cause_event_id=event.event_id,
-        cause_type=event_name(FileRecencyComputed),
-    )
+    return contract_stage_failed(event, STAGE, reason)
 
 
 async def on_file_recency_computed(

@@ -15,6 +15,7 @@ from sextant.contracts import (
     StageFailed,
     TokenUsage,
     event_id_for,
+    stage_failed,
     utc_now_iso,
 )
 from sextant.gitsource.access import Provider, RepoSource
@@ -52,7 +53,7 @@ async def on_review_requested(event: ReviewRequested, deps: ReviewerDeps) -> lis
     try:
         diff = event.diff if event.diff else await asyncio.to_thread(_diff_from_refs, event, deps)
     except (GitSourceError, ReviewInputError) as error:
-        return [_failed(event, str(error))]
+        return [stage_failed(event, STAGE, str(error))]
     summary = read_diff(diff)
     query = build_query(event.title, event.description, summary, deps.settings.query_max_chars)
     retrieval = await retrieve(
@@ -150,17 +151,4 @@ def _context_item(decision: ContextDecision) -> ContextItem:
         reason=decision.reason,
         start_line=payload.start_line,
         end_line=payload.end_line,
-    )
-
-
-def _failed(event: ReviewRequested, reason: str) -> StageFailed:
-    return StageFailed(
-        event_id=event_id_for(StageFailed, event.run_id, STAGE, event.event_id),
-        run_id=event.run_id,
-        occurred_at=utc_now_iso(),
-        repo=event.repo,
-        stage=STAGE,
-        reason=reason,
-        cause_event_id=event.event_id,
-        cause_type="review.requested",
     )
