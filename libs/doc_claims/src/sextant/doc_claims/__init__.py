@@ -11,7 +11,11 @@ Decisions:
   when the doc's last commit is more than STALE_DOC_GAP older than the file the claim resolved to.
 - A claim is contradicted only when the doc was firm (`Claim.explicit`: a relative link, `f()`, a
   Sphinx role, a path with a folder, snake_case, "the `X` class", a declared program's
-  subcommand); an absent generic or foreign name is unverifiable.
+  subcommand); an absent generic or foreign name is unverifiable. File arguments of the repository's
+  own CLI are example values (not firm); a script given to an interpreter is firm.
+- The index is judged only where it could hold the path (index_coverage): an absent file of a kind it
+  never indexes (unknown extension, an extension-less script) or under a hidden folder it holds
+  nothing of (`.sextant/`, `.tools/`) is unverifiable, whatever the wording.
 - Changelogs and release notes (and Sphinx versionadded/changed/deprecated notes) are history:
   skipped, listed in `DocCheckReport.skipped_docs`, no findings.
 - `DocSummary.likely_outdated` is true when any of the doc's claims is contradicted or outdated.

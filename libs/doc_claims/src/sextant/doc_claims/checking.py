@@ -19,7 +19,8 @@ from sextant.doc_claims.claim import Claim
 from sextant.doc_claims.code_facts import CodeFacts, Site, SymbolSite
 from sextant.doc_claims.finding import ClaimFinding
 from sextant.doc_claims.history_docs import is_history_doc
-from sextant.doc_claims.known_names import THIRD_PARTY_ENV_PREFIXES, UNINDEXED_EXTENSIONS
+from sextant.doc_claims.index_coverage import has_no_extension, index_can_hold, unindexed_hidden_folder
+from sextant.doc_claims.known_names import THIRD_PARTY_ENV_PREFIXES, WELL_KNOWN_FILES
 from sextant.doc_rules.kinds import DOC_EXTENSIONS
 from sextant.doc_rules.staleness import is_stale_doc, months_older, parse_iso_date
 
@@ -119,10 +120,12 @@ def _resolve_path(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR091
         candidates = [("repository root", target.lstrip("/"))]
     else:
         candidates = [("doc's folder", posixpath.join(folder, target)), ("repository root", target)]
+    searched: list[str] = []
     for origin, raw in candidates:
         candidate = posixpath.normpath(raw).rstrip("/")
         if candidate.startswith("..") or candidate in {"", "."}:
             continue
+        searched.append(candidate + ("/" if target.endswith("/") else ""))
         where = f" (relative to the {origin})" if folder and candidate != target.strip("/") else ""
         if candidate in facts.files:
             return Resolution("verified", f"file {candidate} exists{where}", candidate)
@@ -137,11 +140,39 @@ def _resolve_path(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR091
         return Resolution("verified", f"found as {matches[0]}{others}", matches[0])
     if "/" not in target and (module := facts.modules.get(target)) is not None:
         return Resolution("verified", f"module {target} is {module}", module)  # `msgspec.json`
-    if shapes.extension(target) in UNINDEXED_EXTENSIONS:
-        return Resolution("unverifiable", f"{target} is a kind of file the index does not hold")
+    if (blind_spot := _beyond_the_index(claim, searched, facts)) is not None:
+        return Resolution("unverifiable", blind_spot)
     if claim.explicit:
         return Resolution("contradicted", f"no file or folder {target} in the indexed files")
     return Resolution("unverifiable", f"no file named {target} in the indexed files; it may be the reader's own file")
+
+
+def _beyond_the_index(claim: Claim, searched: list[str], facts: CodeFacts) -> str | None:
+    """Why the index cannot judge an absent path, or None when its absence is evidence (see index_coverage).
+
+    A file of a kind the indexer never holds proves nothing by its absence, whatever the doc's wording.
+    An extension-less name the doc was not firm about (an inline `.ci/run`, `./scripts/deploy`) may be
+    such a file or a folder without indexed files; a link or a Sphinx `:doc:` stays firm, since there an
+    extension-less name is a doc page (`/usage` → usage.rst), and so does a name ending in `/`. A path
+    under a hidden folder the index holds nothing of is tool state or a cache, usually gitignored.
+    """
+    target = claim.target
+    name = target.rstrip("/").rsplit("/", 1)[-1]
+    if not target.endswith("/") and not index_can_hold(name):
+        if not has_no_extension(name) or name in WELL_KNOWN_FILES:
+            return f"{target} is a kind of file the index does not hold (only known languages and docs are indexed)"
+        if not claim.explicit:
+            return (
+                f"{target} has no file extension: the index holds no such file (only known languages and docs "
+                "are indexed) and sees a folder only through its indexed files"
+            )
+    hidden = [unindexed_hidden_folder(path, facts.directories) for path in searched]
+    if hidden and all(hidden):
+        return (
+            f"the index holds nothing under {hidden[-1]}/: hidden folders keep tool state, caches and "
+            "generated files, usually gitignored and never indexed"
+        )
+    return None
 
 
 def _suffix_matches(target: str, facts: CodeFacts) -> list[str]:

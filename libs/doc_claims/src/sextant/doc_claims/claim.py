@@ -25,7 +25,7 @@ class Claim(msgspec.Struct, frozen=True, kw_only=True):
     marks, a flag without `=value`, a command as `program subcommand`."""
     explicit: bool = True
     """The doc's wording marks it as this repository's code (a relative link, `f()`, a Sphinx role,
-    "the `X` class", a path with a folder), so its absence contradicts the doc; otherwise an absent
-    target is only unverifiable."""
+    "the `X` class", a path with a folder and an extension), so its absence contradicts the doc;
+    otherwise an absent target is only unverifiable."""
     command: str | None = None
     """For flags and commands: the program they belong to, as written (None when standalone)."""

@@ -111,7 +111,15 @@ def looks_like_path(token: str) -> bool:
 
 
 def path_is_explicit(token: str) -> bool:
-    """Whether an absent path contradicts the doc: it has a folder, or is a source file's name."""
+    """Whether an absent path contradicts the doc: it has a folder, or is a source file's name.
+
+    A name without an extension (`.ci/run`, `scripts/deploy`, `src/app`) is not firm unless it ends
+    in `/` or is a well-known file name: it may be an extension-less script, which the index never
+    holds, or a folder whose files are not indexed, so its absence from the index proves nothing.
+    """
+    name = token.rsplit("/", 1)[-1]
+    if name and extension(name) == "" and name not in WELL_KNOWN_FILES:
+        return False
     return "/" in token or extension(token) in CODE_EXTENSIONS or token in WELL_KNOWN_FILES
 
 

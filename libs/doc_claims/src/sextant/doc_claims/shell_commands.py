@@ -71,9 +71,9 @@ def _segment_claims(segment: str) -> list[Draft]:
         return drafts
     if shapes.looks_like_path(program) and "/" in program:
         path = shapes.normalize_path(program)
-        # `./traefik` may be a binary the reader downloaded; `./scripts/x.sh` is the repository's.
-        explicit = "/" in path or shapes.extension(path) != ""
-        drafts.append(Draft("path", program, path, explicit=explicit))
+        # `./traefik` may be a binary the reader downloaded and `./scripts/deploy` an extension-less
+        # script the index cannot hold; `./scripts/x.sh` is the repository's, and indexed.
+        drafts.append(Draft("path", program, path, explicit=shapes.path_is_explicit(path)))
     elif not shapes.PROGRAM.match(program) or shapes.is_placeholder(program):
         return drafts
     drafts.extend(_program_claims(program, args))
@@ -139,14 +139,20 @@ def _program_claims(program: str, args: list[str]) -> list[Draft]:
         flag = shapes.FLAG.match(arg)
         if flag is not None and arg not in {"-", "--"}:
             drafts.append(Draft("flag", flag.group(1), flag.group(1), command=program))
-    drafts.extend(_path_arguments(args, skip_first_positional=sub is not None))
+    # Files handed to this repository's own program (or an unknown tool) are the reader's inputs:
+    # `sextant publish … --changed src/app.py` shows a value, it does not say this repository has it.
+    drafts.extend(_path_arguments(args, skip_first_positional=sub is not None, firm=False))
     return drafts
 
 
-def _path_arguments(args: list[str], *, skip_first_positional: bool = False) -> list[Draft]:
+def _path_arguments(args: list[str], *, skip_first_positional: bool = False, firm: bool = True) -> list[Draft]:
     """Arguments shaped like repository paths (with a folder or a known extension).
 
     The value after an output option (`-o`, `--out FILE`) is a file the command writes: skipped.
+    With `firm` false (arguments of a program that is not a well-known tool), every path is only an
+    example value: absent, it is unverifiable. Well-known tools (`cat docs/x.md`, `pip install -r
+    requirements.txt`, `pytest tests/x.py`) work on the checked-out repository, so their file
+    arguments stay firm.
     """
     drafts = []
     previous = ""
@@ -166,6 +172,6 @@ def _path_arguments(args: list[str], *, skip_first_positional: bool = False) -> 
             if path and path != ".":
                 # A bare `owner/name` argument is as often a repository slug or a ref as a folder.
                 folder_like = shapes.extension(path) == "" and not value.startswith(("./", "../"))
-                explicit = shapes.path_is_explicit(path) and not (folder_like and not value.endswith("/"))
+                explicit = firm and shapes.path_is_explicit(path) and not (folder_like and not value.endswith("/"))
                 drafts.append(Draft("path", value, path, explicit=explicit))
     return drafts
