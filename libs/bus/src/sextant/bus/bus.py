@@ -14,6 +14,7 @@ import msgspec
 from faststream.nats import NatsBroker, NatsMessage, NatsRouter
 from faststream.nats.opentelemetry import NatsTelemetryMiddleware
 from nats.aio.msg import Msg
+from nats.errors import NotJSMessageError
 from nats.js import JetStreamContext
 from nats.js.api import ConsumerConfig, DeliverPolicy
 from opentelemetry.trace import SpanKind
@@ -155,7 +156,7 @@ class Bus:
         backoff until ``MAX_DELIVER``, then parked and reported as ``StageFailed``.
         """
         raw: Msg = message.raw_message
-        deliveries = raw.metadata.num_delivered or 1
+        deliveries, _ = delivery_info(raw)
         try:
             event = await self.decode(raw.data, raw.headers)
         except (EventDecodeError, ValueError) as error:
@@ -194,8 +195,7 @@ class Bus:
         await message.ack()
 
     async def _park(self, raw: Msg, consumer: str, event: Event | None, reason: str) -> None:
-        meta = raw.metadata
-        sequence = meta.sequence.stream if meta.sequence else None
+        deliveries, sequence = delivery_info(raw)
         run_id = event.run_id if event else f"parked-{sequence}"
         parked = EventParked(
             event_id=event_id_for(EventParked, run_id, consumer, sequence),
@@ -205,7 +205,7 @@ class Bus:
             consumer=consumer,
             subject=raw.subject,
             stream_sequence=sequence,
-            deliveries=meta.num_delivered or 1,
+            deliveries=deliveries,
             reason=reason,
         )
         logger.warning("parked %s from %s: %s", raw.subject, consumer, reason)
@@ -257,6 +257,19 @@ class Bus:
     async def close(self) -> None:
         """Drain and close the broker connection."""
         await self.broker.stop()
+
+
+def delivery_info(raw: Msg) -> tuple[int, int | None]:
+    """How many times this message was delivered, and its stream sequence.
+
+    A message that did not come through a JetStream consumer (FastStream's in-memory test broker, a
+    core NATS publish) counts as a first delivery with no sequence.
+    """
+    try:
+        meta = raw.metadata
+    except NotJSMessageError:
+        return 1, None
+    return meta.num_delivered or 1, meta.sequence.stream if meta.sequence else None
 
 
 async def _keep_in_progress(message: NatsMessage, interval: float) -> None:
