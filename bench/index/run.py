@@ -51,9 +51,7 @@ def dense_texts(deps: IndexerDeps, url: str) -> list[str]:
 
     source = RepoSource(url=url)
     state = deps.mirrors.sync(source)
-    entries = [
-        e for e in deps.mirrors.list_tree(source, state.head_sha) if deps.settings.rules.wants_path(e.path)
-    ]
+    entries = [e for e in deps.mirrors.list_tree(source, state.head_sha) if deps.settings.rules.wants_path(e.path)]
     blobs = deps.mirrors.read_blobs(source, [e.blob_sha for e in entries], deps.settings.rules.max_file_bytes)
     texts: list[str] = []
     for entry in entries:
@@ -80,12 +78,8 @@ async def main(args: argparse.Namespace, url: str) -> None:
             store_path=Path(home) / "qdrant",
             rules=DiscoveryRules(root=args.root),
         )
-        store = EdgeChunkStore(
-            settings.store_path, collection_name(model.model_id, model.dimension), model.dimension
-        )
-        deps = IndexerDeps(
-            settings=settings, store=store, embedder=model, mirrors=RepoMirror(settings.mirrors_dir)
-        )
+        store = EdgeChunkStore(settings.store_path, collection_name(model.model_id, model.dimension), model.dimension)
+        deps = IndexerDeps(settings=settings, store=store, embedder=model, mirrors=RepoMirror(settings.mirrors_dir))
         texts = await asyncio.to_thread(dense_texts, deps, url)  # also makes the clone; timed runs reuse it
         sample = random.Random(7).sample(texts, min(args.model_sample, len(texts)))
         before = await model_rate(model, sample)
@@ -109,10 +103,7 @@ async def main(args: argparse.Namespace, url: str) -> None:
     model_per_second = (before + after) / 2
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"repository           {args.repo} (root: {args.root or '/'})")
-    print(
-        f"files indexed        {full.files_added:,} of {full.files_seen:,} seen, "
-        f"{len(full.failed_files)} skipped"
-    )
+    print(f"files indexed        {full.files_added:,} of {full.files_seen:,} seen, {len(full.failed_files)} skipped")
     print(f"chunks               {full.chunks_upserted:,} ({len(texts):,} dense texts at head)")
     print(
         f"full index           {full_seconds:,.1f} s: {full.files_added / full_seconds:,.1f} files/s, "

@@ -173,9 +173,7 @@ class IndexHarness:
         **fields: Any,
     ) -> ChunksIndexed:
         request = self.request(**fields)
-        return await index_repository(
-            request, self.recency(request, status, dates), self.deps, self.progress.append
-        )
+        return await index_repository(request, self.recency(request, status, dates), self.deps, self.progress.append)
 
     def payloads(self) -> list[ChunkPayload]:
         return list(self.deps.store.scroll_payloads(self.ref.repo_key))
@@ -309,9 +307,7 @@ class OpenAIEmbeddingsServer:
                 if server.fail_all_status is not None:
                     self._reply(server.fail_all_status, {"error": {"message": "overloaded"}})
                 elif server.reject_marker and any(FAIL_MARKER in text for text in inputs):
-                    self._reply(
-                        400, {"error": {"message": "input rejected", "type": "invalid_request_error"}}
-                    )
+                    self._reply(400, {"error": {"message": "input rejected", "type": "invalid_request_error"}})
                 else:
                     data = [
                         {"object": "embedding", "index": i, "embedding": server.vector(text)}

@@ -46,10 +46,7 @@ async def test_file_rejected_by_provider_keeps_old_points_and_is_retried(
     embeddings_server.reject_marker = False
     retried = await harness.run()
     assert (retried.files_changed, retried.failed_files) == (1, [])
-    assert (
-        harness.index()["pkg/module_3.py"].blob_sha
-        == git_repo.git("rev-parse", "HEAD:pkg/module_3.py").strip()
-    )
+    assert harness.index()["pkg/module_3.py"].blob_sha == git_repo.git("rev-parse", "HEAD:pkg/module_3.py").strip()
 
 
 async def test_new_file_rejected_by_provider_is_reported(
@@ -79,9 +76,7 @@ async def test_provider_outage_stops_calling_and_keeps_everything(
     assert harness.index() == {}
 
 
-async def test_missing_branch_is_a_stage_failure(
-    build_harness: Any, hashing_embedder: Any, git_repo: Any
-) -> None:
+async def test_missing_branch_is_a_stage_failure(build_harness: Any, hashing_embedder: Any, git_repo: Any) -> None:
     write_files(git_repo, 1)
     git_repo.commit("seed")
     harness = build_harness(hashing_embedder, branch="no-such-branch")
@@ -92,9 +87,7 @@ async def test_missing_branch_is_a_stage_failure(
     assert "no-such-branch" in event.reason  # type: ignore[union-attr]
 
 
-async def test_unknown_repository_is_a_stage_failure(
-    build_harness: Any, hashing_embedder: Any, tmp_path: Any
-) -> None:
+async def test_unknown_repository_is_a_stage_failure(build_harness: Any, hashing_embedder: Any, tmp_path: Any) -> None:
     harness = build_harness(hashing_embedder, url=(tmp_path / "nowhere").as_uri())
     request = harness.request()
     [event] = await on_file_recency_computed(harness.recency(request), harness.deps)
@@ -102,9 +95,7 @@ async def test_unknown_repository_is_a_stage_failure(
     assert event.cause_event_id == harness.recency(request).event_id  # type: ignore[union-attr]
 
 
-async def test_store_unavailable_is_a_stage_failure(
-    build_harness: Any, hashing_embedder: Any, git_repo: Any
-) -> None:
+async def test_store_unavailable_is_a_stage_failure(build_harness: Any, hashing_embedder: Any, git_repo: Any) -> None:
     write_files(git_repo, 1)
     git_repo.commit("seed")
     harness = build_harness(hashing_embedder)

@@ -53,9 +53,7 @@ async def test_indexed_chunks_are_found_by_meaning(build_harness: Any, minilm: A
     encoder = SparseEncoder()
     for query, expected in QUERIES.items():
         dense = await minilm.embed_query(query)
-        hits = harness.deps.store.hybrid_search(
-            harness.ref.repo_key, dense, encoder.encode_query(query), limit=3
-        )
+        hits = harness.deps.store.hybrid_search(harness.ref.repo_key, dense, encoder.encode_query(query), limit=3)
         assert hits[0].payload.path == expected, (query, [hit.payload.path for hit in hits])
     again = await harness.run()
     assert (again.embedding_calls, again.files_unchanged) == (0, 4)

@@ -11,9 +11,7 @@ from sextant.contracts import ChunksIndexed
 from sextant.indexer.app import create_router
 
 
-async def test_recency_event_yields_chunks_indexed_on_the_stream(
-    harness: Any, git_repo: Any, tmp_path: Path
-) -> None:
+async def test_recency_event_yields_chunks_indexed_on_the_stream(harness: Any, git_repo: Any, tmp_path: Path) -> None:
     git_repo.write("app.py", "def main():\n    return 0\n")
     git_repo.write("README.md", "# App\n\nRuns main.\n")
     head = git_repo.commit("seed")
