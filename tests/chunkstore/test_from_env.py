@@ -34,6 +34,9 @@ def _collection_info_json(name: str) -> dict[str, Any]:
     return info
 
 
+QDRANT_VERSION = "1.20.0"
+
+
 class FakeQdrant(ThreadingHTTPServer):
     """A local HTTP server answering the few REST calls the adapter makes, recording each request."""
 
@@ -66,7 +69,14 @@ class _Handler(BaseHTTPRequestHandler):
         self.rfile.read(length)
         self.server.requests.append((self.command, self.path, dict(self.headers.items())))
         path = self.path.split("?")[0]
-        if path.endswith("/exists"):
+        if path == "/":  # the server's root answers with its version (qdrant-client checks compatibility)
+            body = json.dumps({"title": "qdrant - vector search engine", "version": QDRANT_VERSION}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        elif path.endswith("/exists"):
             self._reply({"exists": True})
         elif path.endswith("/index"):
             self._reply({"operation_id": 1, "status": "completed"})
