@@ -71,7 +71,7 @@ def select(
     key = RepoRef.for_url(normalize_repo_location(repo), provider=provider).repo_key
     try:
         store = store_for_model(os.environ, embedder_from_env(os.environ))
-    except RuntimeError as error:
+    except Exception as error:  # qdrant-edge raises a bare Exception when another process holds the folder
         typer.echo(f"sextant: cannot open the chunk store ({error}); is `sextant up` holding it?", err=True)
         raise typer.Exit(1) from None
     try:
