@@ -114,6 +114,79 @@ def test_file_index_spans_many_pages(store: ChunkStore, make_point: MakePoint) -
     assert sum(len(entry.point_ids) for entry in index.values()) == 1500
 
 
+def test_file_index_carries_each_files_stored_stamp(store: ChunkStore, make_point: MakePoint) -> None:
+    store.upsert(
+        [
+            *[make_point("r", "skipped.py", start_line=n) for n in (1, 2)],
+            *[make_point("r", "unknown.py", start_line=n, last_modified_at=None) for n in (1, 2)],
+            *[make_point("r", "dated.py", start_line=n, last_modified_at="2025-01-02") for n in (1, 2)],
+            make_point("r", "mixed.py", start_line=1, last_modified_at="2025-01-02"),
+            make_point("r", "mixed.py", start_line=2),
+            make_point("r", "half.py", start_line=1, last_modified_at=None),
+            make_point("r", "half.py", start_line=2),
+        ]
+    )
+
+    index = store.file_index("r")
+
+    assert index["skipped.py"].last_modified_at is msgspec.UNSET
+    assert index["unknown.py"].last_modified_at is None
+    assert index["dated.py"].last_modified_at == "2025-01-02"
+    assert not any(index[path].last_modified_mixed for path in ("skipped.py", "unknown.py", "dated.py"))
+    assert index["mixed.py"].last_modified_mixed
+    assert index["half.py"].last_modified_mixed  # absent and null are different stamps
+
+
+def test_set_last_modified_restamps_in_place(store: ChunkStore, make_point: MakePoint) -> None:
+    absent = [make_point("r", "absent.py", start_line=n) for n in (1, 2)]
+    dated = [make_point("r", "dated.md", start_line=n, kind="doc", last_modified_at="2024-01-01") for n in (3, 4)]
+    unknown = [make_point("r", "unknown.py", start_line=5, last_modified_at=None)]
+    untouched = [make_point("r", "untouched.py", start_line=6, last_modified_at="2023-03-03")]
+    elsewhere = [make_point("other", "absent.py", start_line=1), make_point("other", "dated.md", start_line=3)]
+    store.upsert([*absent, *dated, *unknown, *untouched, *elsewhere])
+
+    touched = store.set_last_modified(
+        "r",
+        {
+            "absent.py": "2025-05-05T10:00:00+00:00",
+            "dated.md": None,
+            "unknown.py": "2025-06-06T11:00:00+00:00",
+            "never/stored.py": "2025-05-05T10:00:00+00:00",
+        },
+    )
+
+    assert touched == 5
+    assert store.count("r") == 6
+    assert store.count("other") == 2
+    expected = {
+        **{p.id: msgspec.structs.replace(p.payload, last_modified_at="2025-05-05T10:00:00+00:00") for p in absent},
+        **{p.id: msgspec.structs.replace(p.payload, last_modified_at=None) for p in dated},
+        **{p.id: msgspec.structs.replace(p.payload, last_modified_at="2025-06-06T11:00:00+00:00") for p in unknown},
+        untouched[0].id: untouched[0].payload,
+    }
+    assert _by_id(store, "r") == {(p.path, p.start_line): p for p in expected.values()}
+    assert list(store.scroll_payloads("other")) == [p.payload for p in sorted(elsewhere, key=lambda p: p.id)]
+    for point in [*absent, *dated, *unknown]:  # vectors untouched: each point is still its own best match
+        hits = store.hybrid_search("r", point.dense, point.sparse, limit=1)
+        assert (hits[0].id, hits[0].payload) == (point.id, expected[point.id])
+    index = store.file_index("r")
+    assert index["dated.md"].last_modified_at is None
+    assert index["absent.py"].last_modified_at == "2025-05-05T10:00:00+00:00"
+    assert store.set_last_modified("r", {}) == 0
+
+
+def test_set_last_modified_covers_many_files_at_once(store: ChunkStore, make_point: MakePoint) -> None:
+    # The first run after turning recency on stamps every file: more paths than one write batch holds.
+    store.upsert([make_point("r", f"f{i}.py", start_line=i, last_modified_at="2020-01-01") for i in range(700)])
+    stamps: dict[str, str | None] = {f"f{i}.py": None if i % 3 == 0 else f"2025-01-{1 + i % 2:02d}" for i in range(700)}
+
+    assert store.set_last_modified("r", stamps) == 700
+
+    stored = {payload.path: payload.last_modified_at for payload in store.scroll_payloads("r")}
+    assert stored == stamps
+    assert store.count("r") == 700
+
+
 def test_reupserting_the_same_ids_replaces_instead_of_duplicating(store: ChunkStore, make_point: MakePoint) -> None:
     first = [make_point("r", "a.py", start_line=n) for n in range(1, 11)]
     store.upsert(first)

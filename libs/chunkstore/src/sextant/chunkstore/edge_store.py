@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -12,6 +12,7 @@ from typing import Any
 import qdrant_edge as qe
 
 from sextant.chunkstore.file_index import FILE_INDEX_FIELDS, build_file_index
+from sextant.chunkstore.last_modified import LAST_MODIFIED_FIELD, group_by_stamp, with_unknown_age
 from sextant.chunkstore.payload import ChunkPayload, SparseVector
 from sextant.chunkstore.points import ChunkPoint, FileEntry, ScoredChunk
 from sextant.chunkstore.port import DEFAULT_PAGE_SIZE, DEFAULT_PREFETCH_LIMIT, DEFAULT_SEARCH_LIMIT
@@ -33,6 +34,10 @@ logger = logging.getLogger(__name__)
 
 def _repo_filter(repo_key: str, *extra: Any) -> qe.Filter:
     return qe.Filter(must=[qe.FieldCondition("repo_key", match=qe.MatchValue(repo_key)), *extra])
+
+
+def _paths_filter(repo_key: str, paths: list[str]) -> qe.Filter:
+    return _repo_filter(repo_key, qe.FieldCondition("path", match=qe.MatchAny(paths)))
 
 
 def _index_schema(field: IndexedField) -> Any:
@@ -151,13 +156,44 @@ class EdgeChunkStore:
         """
         deleted = 0
         for batch in batches(sorted(set(paths)), WRITE_BATCH):
-            path_filter = _repo_filter(repo_key, qe.FieldCondition("path", match=qe.MatchAny(batch)))
+            path_filter = _paths_filter(repo_key, batch)
             with self._open_shard() as shard:  # count and delete under one lock, so the number is exact
                 deleted += shard.count(qe.CountRequest(exact=True, filter=path_filter))
                 shard.update(qe.UpdateOperation.delete_points_by_filter(path_filter))
         return deleted
 
-    def _scroll(self, repo_key: str, page_size: int, with_payload: Any) -> Iterator[qe.Record]:
+    def set_last_modified(self, repo_key: str, stamps: Mapping[str, str | None]) -> int:
+        """Set `last_modified_at` on every point of the given files, without touching vectors.
+
+        Args:
+            repo_key: Repository.
+            stamps: File path -> ISO date or None.
+
+        Returns:
+            Points re-stamped.
+        """
+        dated, unknown = group_by_stamp(stamps)
+        touched = 0
+        for date, paths in dated.items():
+            for batch in batches(paths, WRITE_BATCH):
+                path_filter = _paths_filter(repo_key, batch)
+                with self._open_shard() as shard:  # count and write under one lock, so the number is exact
+                    touched += shard.count(qe.CountRequest(exact=True, filter=path_filter))
+                    shard.update(qe.UpdateOperation.set_payload_by_filter(path_filter, {LAST_MODIFIED_FIELD: date}))
+        for batch in batches(unknown, WRITE_BATCH):
+            # Read and overwrite under one lock: this process owns the shard, so no write can slip between.
+            with self._lock:
+                records = list(self._scroll(_paths_filter(repo_key, batch), WRITE_BATCH, True))
+                with self._open_shard() as shard:
+                    for record in records:
+                        overwrite = qe.UpdateOperation.overwrite_payload(
+                            [record.id], with_unknown_age(record.payload or {})
+                        )
+                        shard.update(overwrite)
+            touched += len(records)
+        return touched
+
+    def _scroll(self, scroll_filter: qe.Filter, page_size: int, with_payload: Any) -> Iterator[qe.Record]:
         if page_size <= 0:
             raise ValueError("page_size must be positive")
         offset: Any = None
@@ -165,7 +201,7 @@ class EdgeChunkStore:
             request = qe.ScrollRequest(
                 offset=offset,
                 limit=page_size,
-                filter=_repo_filter(repo_key),
+                filter=scroll_filter,
                 with_payload=with_payload,
                 with_vector=False,
             )
@@ -176,7 +212,7 @@ class EdgeChunkStore:
                 return
 
     def file_index(self, repo_key: str) -> dict[str, FileEntry]:
-        """Map each stored file of a repository to its blob SHA and point ids.
+        """Map each stored file of a repository to its blob SHA, `last_modified_at` and point ids.
 
         Args:
             repo_key: Repository.
@@ -185,7 +221,9 @@ class EdgeChunkStore:
             path -> FileEntry.
         """
         selector = qe.PayloadSelector.Include(list(FILE_INDEX_FIELDS))
-        pairs = ((str(record.id), record.payload or {}) for record in self._scroll(repo_key, 1024, selector))
+        pairs = (
+            (str(record.id), record.payload or {}) for record in self._scroll(_repo_filter(repo_key), 1024, selector)
+        )
         return build_file_index(pairs)
 
     def scroll_payloads(self, repo_key: str, page_size: int = DEFAULT_PAGE_SIZE) -> Iterator[ChunkPayload]:
@@ -198,7 +236,7 @@ class EdgeChunkStore:
         Returns:
             Payloads in point-id order.
         """
-        for record in self._scroll(repo_key, page_size, True):
+        for record in self._scroll(_repo_filter(repo_key), page_size, True):
             yield payload_from_stored(record.payload)
 
     def hybrid_search(

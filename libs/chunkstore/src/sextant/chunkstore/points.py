@@ -33,6 +33,11 @@ class FileEntry(msgspec.Struct, frozen=True, kw_only=True):
     upsert-then-delete), so the file never looks unchanged and the next run heals it."""
     point_ids: frozenset[str]
     """Ids of every point stored for the file."""
+    last_modified_at: str | msgspec.UnsetType | None = msgspec.UNSET
+    """The `last_modified_at` all of the file's points carry: a date, None (age unknown) or UNSET (absent,
+    or the points disagree — see `last_modified_mixed`)."""
+    last_modified_mixed: bool = False
+    """True when the file's points disagree on `last_modified_at`, so that any recency stamp differs."""
 
 
 class ScoredChunk(msgspec.Struct, frozen=True, kw_only=True):

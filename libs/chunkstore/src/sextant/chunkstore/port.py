@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import Protocol
 
 from sextant.chunkstore.payload import ChunkPayload, SparseVector
@@ -55,8 +55,24 @@ class ChunkStore(Protocol):
         """
         ...
 
+    def set_last_modified(self, repo_key: str, stamps: Mapping[str, str | None]) -> int:
+        """Set `last_modified_at` on every point of the given files, leaving vectors and other fields alone.
+
+        Returns once the change is visible and durable. Never removes the field: absent stays reserved
+        for points written while the recency scan was skipped.
+
+        Args:
+            repo_key: Repository whose files are re-stamped.
+            stamps: File path -> new value (an ISO date, or None for age unknown); unknown paths are ignored.
+
+        Returns:
+            How many points were re-stamped.
+        """
+        ...
+
     def file_index(self, repo_key: str) -> dict[str, FileEntry]:
-        """Map every stored file of a repository to its blob SHA and point ids (one payload-only scroll).
+        """Map every stored file of a repository to its blob SHA, stored `last_modified_at` and point ids
+        (one payload-only scroll).
 
         Args:
             repo_key: Repository to list.

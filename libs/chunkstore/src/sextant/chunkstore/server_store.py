@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from qdrant_client import QdrantClient, models
 
 from sextant.chunkstore.file_index import FILE_INDEX_FIELDS, build_file_index
+from sextant.chunkstore.last_modified import LAST_MODIFIED_FIELD, group_by_stamp, with_unknown_age
 from sextant.chunkstore.payload import ChunkPayload, SparseVector
 from sextant.chunkstore.points import ChunkPoint, FileEntry, ScoredChunk
 from sextant.chunkstore.port import DEFAULT_PAGE_SIZE, DEFAULT_PREFETCH_LIMIT, DEFAULT_SEARCH_LIMIT
@@ -33,6 +34,25 @@ logger = logging.getLogger(__name__)
 def _repo_filter(repo_key: str, *extra: models.Condition) -> models.Filter:
     repo = models.FieldCondition(key="repo_key", match=models.MatchValue(value=repo_key))
     return models.Filter(must=[repo, *extra])
+
+
+def _paths_filter(repo_key: str, paths: list[str]) -> models.Filter:
+    return _repo_filter(repo_key, models.FieldCondition(key="path", match=models.MatchAny(any=paths)))
+
+
+def _unknown_age_overwrite(record: models.Record) -> models.OverwritePayloadOperation:
+    payload = record.payload or {}
+    # Only if the point was not rewritten since it was read (every upsert writes a new indexed_at), so a
+    # concurrent writer's newer content is never replaced by the old payload read here.
+    unchanged = models.Filter(
+        must=[
+            models.HasIdCondition(has_id=[record.id]),
+            models.FieldCondition(key="indexed_at", match=models.MatchValue(value=payload.get("indexed_at", ""))),
+        ]
+    )
+    return models.OverwritePayloadOperation(
+        overwrite_payload=models.SetPayload(payload=with_unknown_age(payload), filter=unchanged)
+    )
 
 
 def _index_schema(field: IndexedField) -> models.PayloadSchemaType | models.KeywordIndexParams:
@@ -157,14 +177,43 @@ class QdrantServerChunkStore:
         """
         deleted = 0
         for batch in batches(sorted(set(paths)), WRITE_BATCH):
-            path_filter = _repo_filter(repo_key, models.FieldCondition(key="path", match=models.MatchAny(any=batch)))
+            path_filter = _paths_filter(repo_key, batch)
             selector = models.FilterSelector(filter=path_filter)
             with self._serialised:
                 deleted += self._client.count(self._collection, count_filter=path_filter, exact=True).count
                 self._client.delete(self._collection, points_selector=selector, wait=True)
         return deleted
 
-    def _scroll(self, repo_key: str, page_size: int, with_payload: Any) -> Iterator[models.Record]:
+    def set_last_modified(self, repo_key: str, stamps: Mapping[str, str | None]) -> int:
+        """Set `last_modified_at` on every point of the given files, without touching vectors.
+
+        Args:
+            repo_key: Repository.
+            stamps: File path -> ISO date or None.
+
+        Returns:
+            Points re-stamped (counted just before each write; a concurrent writer can skew it).
+        """
+        dated, unknown = group_by_stamp(stamps)
+        touched = 0
+        for date, paths in dated.items():
+            for batch in batches(paths, WRITE_BATCH):
+                path_filter = _paths_filter(repo_key, batch)
+                with self._serialised:
+                    touched += self._client.count(self._collection, count_filter=path_filter, exact=True).count
+                    self._client.set_payload(
+                        self._collection, payload={LAST_MODIFIED_FIELD: date}, points=path_filter, wait=True
+                    )
+        for batch in batches(unknown, WRITE_BATCH):
+            records = list(self._scroll(_paths_filter(repo_key, batch), WRITE_BATCH, True))
+            for chunk in batches(records, WRITE_BATCH):
+                operations: list[models.UpdateOperation] = [_unknown_age_overwrite(record) for record in chunk]
+                with self._serialised:
+                    self._client.batch_update_points(self._collection, update_operations=operations, wait=True)
+            touched += len(records)
+        return touched
+
+    def _scroll(self, scroll_filter: models.Filter, page_size: int, with_payload: Any) -> Iterator[models.Record]:
         if page_size <= 0:
             raise ValueError("page_size must be positive")
         offset: models.ExtendedPointId | None = None
@@ -172,7 +221,7 @@ class QdrantServerChunkStore:
             with self._serialised:
                 records, offset = self._client.scroll(
                     self._collection,
-                    scroll_filter=_repo_filter(repo_key),
+                    scroll_filter=scroll_filter,
                     limit=page_size,
                     offset=offset,
                     with_payload=with_payload,
@@ -183,7 +232,7 @@ class QdrantServerChunkStore:
                 return
 
     def file_index(self, repo_key: str) -> dict[str, FileEntry]:
-        """Map each stored file of a repository to its blob SHA and point ids.
+        """Map each stored file of a repository to its blob SHA, `last_modified_at` and point ids.
 
         Args:
             repo_key: Repository.
@@ -191,7 +240,7 @@ class QdrantServerChunkStore:
         Returns:
             path -> FileEntry.
         """
-        records = self._scroll(repo_key, 1024, list(FILE_INDEX_FIELDS))
+        records = self._scroll(_repo_filter(repo_key), 1024, list(FILE_INDEX_FIELDS))
         return build_file_index((str(record.id), record.payload or {}) for record in records)
 
     def scroll_payloads(self, repo_key: str, page_size: int = DEFAULT_PAGE_SIZE) -> Iterator[ChunkPayload]:
@@ -204,7 +253,7 @@ class QdrantServerChunkStore:
         Returns:
             Payloads in point-id order.
         """
-        for record in self._scroll(repo_key, page_size, True):
+        for record in self._scroll(_repo_filter(repo_key), page_size, True):
             yield payload_from_stored(record.payload)
 
     def hybrid_search(
