@@ -6,6 +6,7 @@ import asyncio
 import hashlib
 import json
 import math
+import os
 import threading
 from collections.abc import Callable, Collection, Iterator, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -27,6 +28,7 @@ from sextant.contracts import (
 )
 from sextant.embedding import DenseEmbedder, LocalMiniLM
 from sextant.gitsource.mirror import RepoMirror
+from sextant.gitsource.recency import read_recency
 from sextant.indexer import IndexerDeps, IndexerSettings, IndexProgress, index_repository
 from sextant.indexer.discovery import DiscoveryRules
 
@@ -260,6 +262,16 @@ def build_harness(git_repo: Any, tmp_path: Path) -> Iterator[BuildHarness]:
     yield build
     for edge in opened:
         edge.close()
+
+
+@pytest.fixture
+def scan_recency(git_repo: Any) -> Callable[[], dict[str, str | None]]:
+    """The recency map of the test repository's head, from the real one-pass git log scan."""
+
+    def scan() -> dict[str, str | None]:
+        return read_recency(git_repo.root / ".git", "HEAD", env=os.environ)[1]
+
+    return scan
 
 
 @pytest.fixture

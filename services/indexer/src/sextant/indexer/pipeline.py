@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from sextant.chunkstore import ChunkPoint
+from sextant.chunkstore import ChunkPoint, FileEntry
 from sextant.config import provider_token
 from sextant.contracts import (
     ChunksIndexed,
@@ -26,6 +26,7 @@ from sextant.indexer.discovery import content_skip_reason
 from sextant.indexer.file_embedding import EmbeddedFile, ParsedFile, ProviderHealth, embed_files
 from sextant.indexer.progress import IndexProgress, Phase, ProgressCallback
 from sextant.indexer.recency_stamp import RecencyStamp
+from sextant.indexer.restamp import restamps_for_unchanged
 from sextant.indexer.run_plan import FileToIndex, RunPlan, plan_run
 from sextant.parsing import build_chunks, decode_source
 from sextant.telemetry import tracer
@@ -55,6 +56,9 @@ class RunTally:
     files_done: int = 0
     chunks_upserted: int = 0
     chunks_deleted: int = 0
+    files_restamped: int = 0
+    """Unchanged files whose stored last_modified_at was brought in line with the scan (not embedded)."""
+    points_restamped: int = 0
     failed: list[FailedFile] = field(default_factory=list)
 
     def indexed(self, file: FileToIndex) -> None:
@@ -87,6 +91,7 @@ class _Run:
                     files_done=self.tally.files_done,
                     chunks_done=self.tally.chunks_upserted,
                     files_unchanged=self.plan.unchanged,
+                    files_restamped=self.tally.files_restamped,
                 )
             )
 
@@ -122,6 +127,8 @@ async def index_repository(
     written before their old ones are deleted; a file whose embedding fails keeps its old points
     and is listed in ``failed_files`` (the next run retries it); paths that left the tree lose
     their points. An incremental request (``changed_paths`` set) looks only at its paths.
+    Unchanged files whose stored ``last_modified_at`` differs from a computed scan's are re-stamped in
+    place, payload only (see ``restamp``); a skipped or failed scan leaves their stamps alone.
 
     Args:
         request: The RepoUpdated being answered.
@@ -185,6 +192,7 @@ async def _index(
         progress=progress,
     )
     run.report("planning")
+    await _restamp_unchanged(run, stored)
     await _delete_emptied(run)
     await _index_changed(run)
     run.report("cleaning")
@@ -196,6 +204,21 @@ async def _index(
     run.report("done")
     return _chunks_indexed(
         request, recency=recency, run=run, state=state, deps=deps, calls_before=calls_before, started=started
+    )
+
+
+async def _restamp_unchanged(run: _Run, stored: Mapping[str, FileEntry]) -> None:
+    """Give unchanged files the scan's last_modified_at in one payload-only write (no fetch, no embedding)."""
+    stamps = restamps_for_unchanged(run.plan.unchanged_paths, stored, run.stamp)
+    if not stamps:
+        return
+    with _tracer.start_as_current_span("indexer.restamp", attributes={"sextant.files": len(stamps)}) as span:
+        points = await asyncio.to_thread(run.deps.store.set_last_modified, run.repo_key, stamps)
+        span.set_attribute("sextant.points", points)
+    run.tally.files_restamped += len(stamps)
+    run.tally.points_restamped += points
+    logger.info(
+        "re-stamped last_modified_at of %d unchanged files (%d points) in %s", len(stamps), points, run.repo_key
     )
 
 

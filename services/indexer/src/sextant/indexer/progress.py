@@ -23,6 +23,8 @@ class IndexProgress:
     """Chunks written so far."""
     files_unchanged: int = 0
     """Files skipped because their content is already indexed."""
+    files_restamped: int = 0
+    """Unchanged files whose stored last_modified_at was updated to this run's recency scan."""
 
 
 ProgressCallback = Callable[[IndexProgress], None]

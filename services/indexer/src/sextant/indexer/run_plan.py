@@ -35,11 +35,17 @@ class RunPlan:
     files_seen: int
     """Indexable files in scope (the whole filtered tree, or the push's paths in an incremental run)."""
     to_index: list[FileToIndex] = field(default_factory=list)
-    unchanged: int = 0
+    unchanged_paths: list[str] = field(default_factory=list)
+    """Files in scope whose content is already indexed (or empty and never stored): nothing to embed."""
     emptied: dict[str, frozenset[str]] = field(default_factory=dict)
     """Files now empty that still have points: path → point ids to delete."""
     stale_paths: list[str] = field(default_factory=list)
     """Stored paths that left the tree (or the filters): their points are deleted."""
+
+    @property
+    def unchanged(self) -> int:
+        """How many files in scope need no indexing."""
+        return len(self.unchanged_paths)
 
 
 def plan_run(
@@ -63,7 +69,7 @@ def plan_run(
     paths = tree.keys() if scope is None else scope.intersection(tree)
     to_index: list[FileToIndex] = []
     emptied: dict[str, frozenset[str]] = {}
-    unchanged = 0
+    unchanged: list[str] = []
     for path in sorted(paths):
         blob_sha = tree[path]
         entry = stored.get(path)
@@ -71,10 +77,10 @@ def plan_run(
             if entry is not None:
                 emptied[path] = entry.point_ids
             else:
-                unchanged += 1
+                unchanged.append(path)
             continue
         if entry is not None and entry.blob_sha == blob_sha and not force:
-            unchanged += 1
+            unchanged.append(path)
             continue
         old = entry.point_ids if entry is not None else frozenset()
         to_index.append(FileToIndex(path, blob_sha, is_new=entry is None, old_point_ids=old))
@@ -82,7 +88,7 @@ def plan_run(
     return RunPlan(
         files_seen=len(paths),
         to_index=to_index,
-        unchanged=unchanged,
+        unchanged_paths=unchanged,
         emptied=emptied,
         stale_paths=sorted(path for path in candidates if path not in tree),
     )
