@@ -52,6 +52,7 @@ async def test_turning_recency_on_stamps_unchanged_files_without_embedding(
     assert {path: entry.point_ids for path, entry in harness.index().items()} == ids_before
     assert harness.deps.store.count(harness.ref.repo_key) == first.chunks_upserted
     assert harness.progress[-1].files_restamped == 3
+    assert indexed.files_restamped == 3
 
     await harness.run(status="computed", dates=dates)
     assert harness.progress[-1].files_restamped == 0  # already in line: no write at all

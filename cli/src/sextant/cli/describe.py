@@ -31,7 +31,7 @@ def summarize(event: AnyEvent) -> str:  # noqa: PLR0911 — one short case per e
         case ChunksIndexed():
             return (
                 f"{event.files_seen} files: {event.files_added} added, {event.files_changed} changed, "
-                f"{event.files_unchanged} unchanged, {event.files_deleted} deleted, "
+                f"{event.files_unchanged} unchanged ({event.files_restamped} re-dated), {event.files_deleted} deleted, "
                 f"{len(event.failed_files)} failed; {event.chunks_upserted} chunks written, "
                 f"{event.chunks_deleted} removed; {event.embedding_calls} embedding calls; "
                 f"recency {event.recency_status}; {event.duration_seconds:.1f}s"

@@ -80,6 +80,8 @@ class ChunksIndexed(Event, frozen=True, kw_only=True, tag="chunks.indexed"):
     """Files indexed for the first time."""
     files_deleted: int = 0
     """Files no longer in the tree whose points were removed."""
+    files_restamped: int = 0
+    """Unchanged files whose ``last_modified_at`` was brought in line with the scan (no re-embedding)."""
     failed_files: list[FailedFile] = msgspec.field(default_factory=list)
     """Files skipped or failed, each with a reason; never silently dropped."""
     chunks_upserted: int = 0

@@ -412,6 +412,7 @@ def _chunks_indexed(
         files_changed=tally.files_changed,
         files_added=tally.files_added,
         files_deleted=tally.files_deleted,
+        files_restamped=tally.files_restamped,
         failed_files=sorted(tally.failed, key=lambda failed: failed.path),
         chunks_upserted=tally.chunks_upserted,
         chunks_deleted=tally.chunks_deleted,
