@@ -95,3 +95,25 @@ def test_publishing_a_url_with_credentials_is_refused() -> None:
     with pytest.raises(ValueError, match="carries credentials") as refused:
         build_repo_updated("https://x-access-token:ghp_secret@github.com/a/b.git")
     assert "ghp_secret" not in str(refused.value)
+
+
+def test_events_follow_prints_new_events_as_they_arrive(
+    sextant: SextantRunner, sextant_env: dict[str, str], tmp_path: Path
+) -> None:
+    with EmbeddedNats(tmp_path / "nats") as server:
+        env = {**sextant_env, "NATS_URL": server.url}
+        sextant("publish", "repo-updated", "https://github.com/acme/one.git", NATS_URL=server.url)
+        follower = subprocess.Popen(
+            [sys.executable, "-m", "sextant.cli", "events", "--follow", "--subject", "sextant.repo.updated.*"],
+            env=env, stdout=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        try:
+            assert follower.stdout is not None
+            first = follower.stdout.readline()
+            sextant("publish", "repo-updated", "https://github.com/acme/two.git", NATS_URL=server.url)
+            second = follower.stdout.readline()
+        finally:
+            follower.send_signal(signal.SIGINT)
+            follower.wait(timeout=30)
+    assert "github_com_acme_one" in first
+    assert "github_com_acme_two" in second
