@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 from pathlib import Path
 from typing import Annotated, TypeVar
 
@@ -52,8 +53,9 @@ async def _run_until(request: Event, result_type: type[ResultT], *, quiet: bool)
         where = "the embedded runtime" if session.hosts_services else session.url
         if not quiet:
             typer.echo(f"sextant: run {request.run_id} for {request.repo.repo_key} on {where}", err=True)
+        bars = not quiet and sys.stderr.isatty()  # live bars on a terminal; logs and CI get the stage lines
         with continued_trace(env):
-            return await await_result(session.bus, request, result_type, show_progress=not quiet)
+            return await await_result(session.bus, request, result_type, show_progress=bars)
 
 
 def run_to(request: Event, result_type: type[ResultT], *, quiet: bool = False) -> ResultT:
