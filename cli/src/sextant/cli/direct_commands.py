@@ -15,8 +15,7 @@ from sextant.contracts import RepoRef
 from sextant.gitsource.access import Provider, RepoSource
 from sextant.gitsource.errors import GitSourceError
 from sextant.gitsource.recency import describe_scan, scan_recency
-
-ANALYSIS_LIMIT = 80  # sextant.selection.ANALYSIS_LIMIT; checked by a test, kept here for a fast --help
+from sextant.selection import ANALYSIS_LIMIT, select_analysis_chunks
 
 RepoArgument = Annotated[str, typer.Argument(help="Repository URL or local path.")]
 ProviderOption = Annotated[str, typer.Option(help="github, gitlab, bitbucket or generic.")]
@@ -66,7 +65,6 @@ def select(
     """Show which chunks an analysis would read, and why each was picked (from the current index)."""
     from sextant.chunkstore.model_store import store_for_model
     from sextant.embedding import embedder_from_env
-    from sextant.selection import select_analysis_chunks
 
     key = RepoRef.for_url(normalize_repo_location(repo), provider=provider).repo_key
     try:
