@@ -167,31 +167,34 @@ class Bus:
             await self._park(raw, consumer, event, f"{consumer} does not handle {type(event).__name__}")
             await message.ack()
             return
+        # The heartbeat covers the handler and the publishing of its outputs (a claim-check upload
+        # can take a while): the delivery must not time out and be redelivered while either runs.
         heartbeat = asyncio.create_task(_keep_in_progress(message, self.delivery.heartbeat_seconds))
         try:
-            with (
-                acting_as(self.service),
-                _tracer.start_as_current_span(
-                    f"{stage} handle {event_name(type(event))}", attributes=event_attributes(event)
-                ) as span,
-            ):
-                span.set_attribute("messaging.nats.deliveries", deliveries)
-                outputs = await handle(event)
-        except Exception as error:  # a handler bug or an outage: retried, then parked — never lost
-            logger.warning("%s failed on %s (delivery %d): %s", stage, raw.subject, deliveries, error)
-            if deliveries >= self.delivery.max_deliver:
-                await self._park(raw, consumer, event, f"{type(error).__name__}: {error}")
-                await self.publish(stage_failed(event, stage, f"{type(error).__name__}: {error}"))
-                await message.reject()
-            else:
-                backoff = self.delivery.backoff_seconds
-                delay = backoff[min(deliveries, len(backoff)) - 1]
-                await message.nack(delay=delay)
-            return
-        finally:
-            heartbeat.cancel()
+            try:
+                with (
+                    acting_as(self.service),
+                    _tracer.start_as_current_span(
+                        f"{stage} handle {event_name(type(event))}", attributes=event_attributes(event)
+                    ) as span,
+                ):
+                    span.set_attribute("messaging.nats.deliveries", deliveries)
+                    outputs = await handle(event)
+            except Exception as error:  # a handler bug or an outage: retried, then parked — never lost
+                logger.warning("%s failed on %s (delivery %d): %s", stage, raw.subject, deliveries, error)
+                if deliveries >= self.delivery.max_deliver:
+                    await self._park(raw, consumer, event, f"{type(error).__name__}: {error}")
+                    await self.publish(stage_failed(event, stage, f"{type(error).__name__}: {error}"))
+                    await message.reject()
+                else:
+                    backoff = self.delivery.backoff_seconds
+                    delay = backoff[min(deliveries, len(backoff)) - 1]
+                    await message.nack(delay=delay)
+                return
             for output in outputs:
                 await self.publish(output)
+        finally:
+            heartbeat.cancel()
         await message.ack()
 
     async def _park(self, raw: Msg, consumer: str, event: Event | None, reason: str) -> None:
@@ -269,7 +272,7 @@ def delivery_info(raw: Msg) -> tuple[int, int | None]:
         meta = raw.metadata
     except NotJSMessageError:
         return 1, None
-    return meta.num_delivered or 1, meta.sequence.stream if meta.sequence else None
+    return meta.num_delivered or 1, meta.sequence.stream
 
 
 async def _keep_in_progress(message: NatsMessage, interval: float) -> None:
