@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from sextant.analyzer.context import DOCS_BANNER, NO_DOCS_LINE, chunk_heading, date_part, format_context
+from sextant.analyzer.context import DOCS_BANNER, NO_DOCS_LINE, chunk_heading, format_context
 from sextant.contracts import SelectedChunk
+from sextant.doc_rules import calendar_day
 
 
 def chunk(path: str, kind: str, date: str | None, text: str = "x") -> SelectedChunk:
@@ -50,9 +51,9 @@ def test_code_is_never_annotated_as_stale() -> None:
 
 def test_date_part_keeps_the_committers_calendar_day() -> None:
     # 23:30 at UTC-5 is the next day in UTC; the heading shows the day git recorded.
-    assert date_part("2026-05-28T23:30:00-05:00") == "2026-05-28"
-    assert date_part("2026-05-28T10:00:00Z") == "2026-05-28"
-    assert date_part(None) is None
+    assert calendar_day("2026-05-28T23:30:00-05:00") == "2026-05-28"
+    assert calendar_day("2026-05-28T10:00:00Z") == "2026-05-28"
+    assert calendar_day(None) is None
 
 
 def test_code_precedes_docs_whatever_the_selection_order() -> None:

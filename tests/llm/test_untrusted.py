@@ -149,3 +149,11 @@ def test_any_text_yields_exactly_one_fence_around_the_cleaned_text(label: str, t
         assert body == cleaned
     else:
         assert not re.search(FENCE_TOKEN, body, re.IGNORECASE)
+
+
+def test_clean_untrusted_line_keeps_repository_text_on_one_line() -> None:
+    from sextant.llm import clean_untrusted_line
+
+    assert clean_untrusted_line("a\nb\u2028c\u200bd\r\n  e") == "a b cd e"
+    assert "SEXTANT-UNTRUSTED-DATA" not in clean_untrusted_line("x SEXTANT_untrusted data END")
+    assert clean_untrusted_line("x" * 400, limit=10) == "x" * 9 + "…"

@@ -79,3 +79,15 @@ def test_median_comes_from_retrieved_code_only() -> None:
 
 def test_code_header_has_only_the_date() -> None:
     assert chunk_header(CODE[0].payload) == "// src/a.py:L3-L9 (last modified 2026-05-01)"
+
+
+def test_header_day_is_the_shared_calendar_day_not_a_slice_of_the_string() -> None:
+    # ISO 8601 basic format: cutting the first ten characters would print "20260528T2".
+    assert chunk_header(chunk("src/a.py", "20260528T233000-0500").payload).endswith("(last modified 2026-05-28)")
+    # 23:30 at UTC-5 is already the 29th in UTC; the committer's day is the 28th, as the analyzer shows it.
+    assert chunk_header(chunk("src/a.py", "2026-05-28T23:30:00-05:00").payload).endswith("(last modified 2026-05-28)")
+
+
+def test_a_malformed_date_is_age_unknown() -> None:
+    result = decisions_for(*CODE, chunk("src/x.py", "last tuesday"))
+    assert result["src/x.py"] == (True, "code, age unknown (no demotion)", "// src/x.py:L3-L9")

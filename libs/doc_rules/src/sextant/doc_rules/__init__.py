@@ -1,5 +1,6 @@
-"""Shared rules: doc vs code classification and the staleness gap."""
+"""Shared rules: doc vs code classification, the staleness gap, and which day a date names."""
 
+from sextant.doc_rules.dates import DatedPayload, calendar_day, file_date, known_date, payload_date
 from sextant.doc_rules.kinds import DOC_EXTENSIONS, ChunkKind, chunk_kind
 from sextant.doc_rules.staleness import (
     STALE_DOC_GAP,
@@ -16,10 +17,15 @@ __all__ = [
     "STALE_DOC_GAP",
     "CalendarMonths",
     "ChunkKind",
+    "DatedPayload",
     "age_phrase",
+    "calendar_day",
     "chunk_kind",
+    "file_date",
     "is_stale_doc",
+    "known_date",
     "median_date",
     "months_older",
     "parse_iso_date",
+    "payload_date",
 ]

@@ -5,7 +5,7 @@ from sextant.llm.completion import Completion, LanguageModel, LanguageModelConfi
 from sextant.llm.environment import model_from_env
 from sextant.llm.http_retry import RetryPolicy
 from sextant.llm.openai_compatible import OpenAICompatibleModel
-from sextant.llm.untrusted import UNTRUSTED_DATA_RULE, fence_untrusted, strip_invisible
+from sextant.llm.untrusted import UNTRUSTED_DATA_RULE, clean_untrusted_line, fence_untrusted, strip_invisible
 
 __all__ = [
     "UNTRUSTED_DATA_RULE",
@@ -16,6 +16,7 @@ __all__ = [
     "LanguageModelError",
     "OpenAICompatibleModel",
     "RetryPolicy",
+    "clean_untrusted_line",
     "fence_untrusted",
     "model_from_env",
     "strip_invisible",

@@ -4,6 +4,9 @@ A README can say "ignore previous instructions" and hide more of the same in cha
 (zero-width, bidirectional overrides, Unicode tag characters). Before any such text reaches a prompt
 it goes through `fence_untrusted`, which cleans it with `strip_invisible` and wraps it in markers
 that the text itself cannot forge or close; the system prompt carries `UNTRUSTED_DATA_RULE`.
+Short repository text that must sit on a line of its own (a path in a heading, a name in a
+report) goes through `clean_untrusted_line` instead: git allows newlines in file names, so an
+uncleaned path could otherwise start lines of its own in a prompt.
 """
 
 from __future__ import annotations
@@ -42,6 +45,9 @@ _LINE_SEPARATORS = frozenset("\u2028\u2029")
 _NEEDS_A_LOOK = re.compile(r"[^\x20-\x7e\t\n\r]")
 _FORGED_TOKEN = re.compile(r"SEXTANT[\s_-]*UNTRUSTED[\s_-]*DATA", re.IGNORECASE)
 _LABEL_UNSAFE = re.compile(r'[\s"<>]+')
+_WHITESPACE_RUN = re.compile(r"\s+")
+LINE_LIMIT = 300
+"""Longest cleaned line `clean_untrusted_line` returns by default (a path, a name, a URL)."""
 
 
 def _keep_or_drop(match: re.Match[str]) -> str:
@@ -76,6 +82,24 @@ def strip_invisible(text: str) -> str:
 def _neutralise_markers(text: str) -> str:
     """Break any spelling of the fence token so the text cannot open or close a fence."""
     return _FORGED_TOKEN.sub("[fence-token]", text)
+
+
+def clean_untrusted_line(text: str, limit: int = LINE_LIMIT) -> str:
+    """Untrusted text made safe to print inside one line: visible characters only, no fence word.
+
+    Every run of whitespace (newlines and line separators included) becomes one space, invisible
+    characters go (`strip_invisible`), any spelling of the fence token is broken, and the result is
+    cut at `limit` characters with an ellipsis.
+
+    Args:
+        text: Untrusted text, e.g. a repository path.
+        limit: Longest result, in characters.
+
+    Returns:
+        The cleaned single line.
+    """
+    cleaned = _neutralise_markers(_WHITESPACE_RUN.sub(" ", strip_invisible(text)).strip())
+    return cleaned if len(cleaned) <= limit else cleaned[: limit - 1] + "…"
 
 
 def _clean_label(label: str) -> str:

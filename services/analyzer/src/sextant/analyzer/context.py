@@ -8,25 +8,18 @@ is cleaned so that it cannot break the line it sits on or forge a fence marker.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
 
 from sextant.contracts import SelectedChunk
-from sextant.doc_rules import age_phrase
-from sextant.llm import fence_untrusted, strip_invisible
+from sextant.doc_rules import age_phrase, calendar_day, payload_date
+from sextant.llm import clean_untrusted_line, fence_untrusted
 from sextant.telemetry import tracer
 
 DOCS_BANNER = "--- Documentation excerpts (prose may be outdated; the code is the source of truth) ---"
 """The line that opens the documentation block, word for word from the seed."""
 NO_DOCS_LINE = "(No documentation excerpts were selected.)"
 """Stands in the documentation block when the selection holds no doc, so the model can say so."""
-
-_PATH_LIMIT = 300
-_WHITESPACE_RUN = re.compile(r"\s+")
-# Same spelling rule as sextant.llm.untrusted: a path must not be able to write a fence marker.
-_FENCE_WORD = re.compile(r"SEXTANT[\s_-]*UNTRUSTED[\s_-]*DATA", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -40,37 +33,6 @@ class FormattedContext:
     dated_chunks: int
 
 
-def date_part(value: str | None) -> str | None:
-    """The calendar date of an ISO 8601 date or date-time, as its writer (git) stated it.
-
-    Args:
-        value: "2026-05-28", "2026-05-28T10:00:00+02:00", ... or None.
-
-    Returns:
-        "2026-05-28", or None when the value is missing or not ISO 8601 (age unknown).
-    """
-    if not value:
-        return None
-    try:
-        return datetime.fromisoformat(value.strip()).date().isoformat()
-    except ValueError:
-        return None
-
-
-def heading_path(path: str) -> str:
-    """A repository path made safe for a heading line: visible characters on one line, no fence word.
-
-    Args:
-        path: Path as the index stores it (untrusted).
-
-    Returns:
-        The cleaned path, at most 300 characters.
-    """
-    cleaned = _WHITESPACE_RUN.sub(" ", strip_invisible(path)).strip()
-    cleaned = _FENCE_WORD.sub("[fence-token]", cleaned)
-    return cleaned if len(cleaned) <= _PATH_LIMIT else cleaned[: _PATH_LIMIT - 1] + "…"
-
-
 def chunk_heading(chunk: SelectedChunk, median_code: str | None) -> str:
     """The `// path (last modified …)` line above one excerpt.
 
@@ -82,8 +44,8 @@ def chunk_heading(chunk: SelectedChunk, median_code: str | None) -> str:
         `// path` alone when the date is unknown; with the date otherwise; for a stale doc, with the
         age note too (`— 14 months older than typical code in this repo`).
     """
-    heading = f"// {heading_path(chunk.path)}"
-    date = date_part(chunk.last_modified_at)
+    heading = f"// {clean_untrusted_line(chunk.path)}"
+    date = calendar_day(payload_date(chunk))
     if date is None:
         return heading
     phrase = age_phrase(chunk.last_modified_at, median_code) if chunk.kind == "doc" else None
@@ -130,5 +92,5 @@ def format_context(chunks: Sequence[SelectedChunk], median_code: str | None) -> 
         code_chunks=len(code),
         doc_chunks=len(docs),
         stale_doc_chunks=stale,
-        dated_chunks=sum(1 for chunk in chunks if date_part(chunk.last_modified_at) is not None),
+        dated_chunks=sum(1 for chunk in chunks if payload_date(chunk) is not None),
     )

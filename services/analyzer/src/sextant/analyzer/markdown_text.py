@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from sextant.analyzer.context import heading_path
+from sextant.llm import clean_untrusted_line
 
 
 def code_span(text: str, limit: int = 120) -> str:
     """`text` as an inline code span, cleaned and shortened."""
-    cleaned = heading_path(text).replace("`", "'")
+    cleaned = clean_untrusted_line(text).replace("`", "'")
     if len(cleaned) > limit:
         cleaned = cleaned[: limit - 1] + "…"
     return f"`{cleaned}`"

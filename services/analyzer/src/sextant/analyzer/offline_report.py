@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from sextant.analyzer.context import date_part, heading_path
 from sextant.analyzer.evidence.gather import RepoEvidence
 from sextant.analyzer.evidence.manifests import Manifest
 from sextant.analyzer.evidence.test_files import is_test_path
@@ -17,7 +16,8 @@ from sextant.analyzer.markdown_text import code_span, listing, number, plural
 from sextant.analyzer.prompts import DOC_ACCURACY, SECTION_TITLES
 from sextant.contracts import RepoRef
 from sextant.doc_claims import render_findings_markdown
-from sextant.doc_rules import STALE_DOC_GAP, age_phrase
+from sextant.doc_rules import STALE_DOC_GAP, age_phrase, calendar_day
+from sextant.llm import clean_untrusted_line
 from sextant.telemetry import tracer
 
 NO_MODEL_LINE = "No language model was used for this analysis"
@@ -49,14 +49,14 @@ def _architecture(ev: RepoEvidence) -> str:
     ]
     lines += [
         f"| {code_span(d.name)} | {d.files} | {d.code_files} | {d.doc_files} | {number(d.chunks)} | "
-        f"{number(d.lines)} | {date_part(d.newest) or 'unknown'} | {date_part(d.median) or 'unknown'} |"
+        f"{number(d.lines)} | {calendar_day(d.newest) or 'unknown'} | {calendar_day(d.median) or 'unknown'} |"
         for d in inv.directories()
     ]
     entry_points = [code_span(i.path) for i in inv.of_kind("code") if _ENTRY_POINT.match(i.path.rsplit("/", 1)[-1])]
     lines.append("")
     if entry_points:
         lines.append(f"Files named like entry points: {listing(entry_points)}.")
-    median = date_part(ev.median_code)
+    median = calendar_day(ev.median_code)
     lines.append(
         f"Median code-file date (last commit per file): {median}."
         if median
@@ -210,9 +210,9 @@ def documentation_accuracy(ev: RepoEvidence, limit: int) -> str:
     if report.totals.docs == 0 and not report.skipped_docs:
         return NO_DOCS_LINE
     text = render_findings_markdown(report, limit).rstrip()
-    median = date_part(ev.median_code)
+    median = calendar_day(ev.median_code)
     stale = [
-        f"{code_span(d.doc)} (last modified {date_part(d.last_modified_at)} — {phrase})"
+        f"{code_span(d.doc)} (last modified {calendar_day(d.last_modified_at)} — {phrase})"
         for d in report.docs
         if (phrase := age_phrase(d.last_modified_at, ev.median_code))
     ]
@@ -248,7 +248,7 @@ def offline_report(repo: RepoRef, head_sha: str | None, ev: RepoEvidence, *, rea
             DOC_ACCURACY: documentation_accuracy(ev, claims_limit),
         }
         commit = f" at commit {head_sha[:12]}" if head_sha else ""
-        parts = [headline(reason), "", f"Repository: {heading_path(repo.url)}{commit}."]
+        parts = [headline(reason), "", f"Repository: {clean_untrusted_line(repo.url)}{commit}."]
         parts += [f"\n## {title}\n\n{bodies[title]}" for title in SECTION_TITLES]
         markdown = "\n".join(parts) + "\n"
         span.set_attribute("sextant.report_chars", len(markdown))

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import re
 
-from sextant.analyzer.context import date_part, heading_path
 from sextant.analyzer.evidence.gather import RepoEvidence
 from sextant.analyzer.evidence.manifests import clean_description
 from sextant.analyzer.markdown_text import number, plural
+from sextant.doc_rules import calendar_day
+from sextant.llm import clean_untrusted_line
 
 UNKNOWN_PURPOSE = "unknown"
 _PURPOSE_LIMIT = 400
@@ -83,7 +84,9 @@ def offline_summary(ev: RepoEvidence, reason: str) -> tuple[str, str]:
     languages = inv.languages("code")
     if languages:
         lines.append(
-            "Languages: " + ", ".join(f"{heading_path(name)} ({plural(n, 'file')})" for name, n in languages[:6]) + "."
+            "Languages: "
+            + ", ".join(f"{clean_untrusted_line(name)} ({plural(n, 'file')})" for name, n in languages[:6])
+            + "."
         )
     lines.append(
         f"Size: {number(len(inv.files))} files ({number(code)} code, {number(docs)} documentation), "
@@ -93,9 +96,9 @@ def offline_summary(ev: RepoEvidence, reason: str) -> tuple[str, str]:
     if directories:
         lines.append(
             "Top directories: "
-            + ", ".join(f"{heading_path(d.name)} ({plural(d.files, 'file')})" for d in directories)
+            + ", ".join(f"{clean_untrusted_line(d.name)} ({plural(d.files, 'file')})" for d in directories)
             + "."
         )
-    median = date_part(ev.median_code)
+    median = calendar_day(ev.median_code)
     lines.append(f"Median code-file date: {median}." if median else "File dates are unknown.")
     return purpose, "\n".join(lines)

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sextant.analyzer.context import FormattedContext, date_part, heading_path
+from sextant.analyzer.context import FormattedContext
 from sextant.contracts import RepoRef
-from sextant.doc_rules import STALE_DOC_GAP
-from sextant.llm import UNTRUSTED_DATA_RULE, fence_untrusted
+from sextant.doc_rules import STALE_DOC_GAP, calendar_day
+from sextant.llm import UNTRUSTED_DATA_RULE, clean_untrusted_line, fence_untrusted
 from sextant.telemetry import tracer
 
 FRAMING_LINE = (
@@ -87,11 +87,11 @@ def _system(role: str) -> str:
 
 def _subject(repo: RepoRef, head_sha: str | None) -> str:
     commit = f" at commit {head_sha[:12]}" if head_sha else ""
-    return f"the repository {heading_path(repo.url)}{commit}"
+    return f"the repository {clean_untrusted_line(repo.url)}{commit}"
 
 
 def _context_intro(context: FormattedContext, median_code: str | None) -> str:
-    median = date_part(median_code)
+    median = calendar_day(median_code)
     reference = f"median code-file date {median}" if median else "median code-file date unknown"
     return (
         f"Repository excerpts: {context.code_chunks} code, {context.doc_chunks} documentation "

@@ -18,6 +18,7 @@ from sextant.contracts import (
     stage_failed,
     utc_now_iso,
 )
+from sextant.doc_rules import payload_date
 from sextant.gitsource.access import Provider, RepoSource
 from sextant.gitsource.errors import GitSourceError
 from sextant.llm import LanguageModelError
@@ -26,7 +27,7 @@ from sextant.reviewer.diff_reading import read_diff
 from sextant.reviewer.doc_drift import find_doc_drift
 from sextant.reviewer.findings import parse_findings
 from sextant.reviewer.prompt import REVIEW_SYSTEM_PROMPT, build_review_prompt
-from sextant.reviewer.recency_context import ContextDecision, apply_recency_to_context, known_date
+from sextant.reviewer.recency_context import ContextDecision, apply_recency_to_context
 from sextant.reviewer.report import render_review
 from sextant.reviewer.retrieval import build_query, retrieve
 from sextant.telemetry import tracer
@@ -146,7 +147,7 @@ def _context_item(decision: ContextDecision) -> ContextItem:
         path=payload.path,
         kind="doc" if payload.kind == "doc" else "code",
         score=decision.chunk.score,
-        last_modified_at=known_date(payload),
+        last_modified_at=payload_date(payload),
         kept=decision.kept,
         reason=decision.reason,
         start_line=payload.start_line,

@@ -44,11 +44,12 @@ def build_review_prompt(
         fence_untrusted("change title and description", f"{title}\n\n{description}".strip()),
         fence_untrusted("unified diff", shown_diff),
         "## Codebase context",
-        "Chunks retrieved from the repository for this change, most relevant first. Each header gives "
-        "the file, lines and last-modified date. " + CODE_IS_AUTHORITATIVE,
+        "Chunks retrieved from the repository for this change, most relevant first. Each fenced chunk "
+        "starts with a header line giving the file, lines and last-modified date. " + CODE_IS_AUTHORITATIVE,
     ]
     for decision in decisions:
         if decision.kept:
-            parts.append(decision.header)
-            parts.append(fence_untrusted(decision.chunk.payload.path, decision.chunk.payload.text))
+            # The header names a repository path, so it is data too: it goes inside the fence.
+            payload = decision.chunk.payload
+            parts.append(fence_untrusted(payload.path, f"{decision.header}\n{payload.text}"))
     return "\n\n".join(parts)

@@ -5,7 +5,10 @@
   ``STALE_DOC_GAP`` older than that median) is dropped unless its rerank score is ≥ ``KEEP_STALE_DOC_SCORE``.
   A chunk without a rerank score (rerank failed, original order kept) has not earned its place.
 - Annotation: surviving doc chunks get ``(documentation — verify against code)`` in their
-  ``// path:Lx-Ly`` header; every chunk with a known date gets ``last modified <date>``.
+  ``// path:Lx-Ly`` header; every chunk with a known date gets ``last modified <day>``, the day by the
+  shared rule (``sextant.doc_rules.calendar_day`` of ``payload_date``). The path in the header is
+  repository text, cleaned to one line (``sextant.llm.clean_untrusted_line``); the prompt puts the
+  header inside the chunk's data fence.
 - A missing date anywhere means no demotion and no annotation for that chunk; with no dated code the
   median is unknown and nothing is demoted.
 """
@@ -16,7 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sextant.chunkstore import ChunkPayload
-from sextant.doc_rules import is_stale_doc, median_date, months_older
+from sextant.doc_rules import calendar_day, is_stale_doc, median_date, months_older, payload_date
+from sextant.llm import clean_untrusted_line
 
 KEEP_STALE_DOC_SCORE = 0.6
 """A stale doc chunk scoring at least this in rerank keeps its place (the seed's threshold)."""
@@ -42,26 +46,20 @@ class ContextDecision:
     header: str
 
 
-def known_date(payload: ChunkPayload) -> str | None:
-    """The chunk's last-modified date, or None when unknown (null or never stamped)."""
-    value = payload.last_modified_at
-    return value if isinstance(value, str) and value else None
-
-
 def chunk_header(payload: ChunkPayload) -> str:
-    """``// path:Lx-Ly`` plus the doc note and the date, when they apply."""
-    header = f"// {payload.path}:L{payload.start_line}-L{payload.end_line}"
+    """``// path:Lx-Ly`` plus the doc note and the day, when they apply; the path cleaned to one line."""
+    header = f"// {clean_untrusted_line(payload.path)}:L{payload.start_line}-L{payload.end_line}"
     if payload.kind == "doc":
         header += f" {DOC_HEADER_NOTE}"
-    date = known_date(payload)
-    if date:
-        header += f" (last modified {date[:10]})"
+    day = calendar_day(payload_date(payload))
+    if day:
+        header += f" (last modified {day})"
     return header
 
 
 def retrieved_code_median(chunks: Sequence[RetrievedChunk]) -> str | None:
     """Median date over the distinct code files among the retrieved chunks."""
-    dates = {c.payload.path: known_date(c.payload) for c in chunks if c.payload.kind == "code"}
+    dates = {c.payload.path: payload_date(c.payload) for c in chunks if c.payload.kind == "code"}
     return median_date(dates.values())
 
 
@@ -78,7 +76,7 @@ def apply_recency_to_context(chunks: Sequence[RetrievedChunk]) -> tuple[list[Con
     decisions = []
     for chunk in chunks:
         payload = chunk.payload
-        date = known_date(payload)
+        date = payload_date(payload)
         kept, reason = True, "code" if payload.kind == "code" else "doc, current"
         if date is None:
             reason = f"{payload.kind}, age unknown (no demotion)"

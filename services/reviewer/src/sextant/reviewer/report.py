@@ -5,6 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sextant.contracts import ContextItem, ReviewFinding
+from sextant.doc_rules import calendar_day
+from sextant.llm import clean_untrusted_line
+
+
+def code_cell(text: str) -> str:
+    """Repository text (a path) as an inline code span on one line that cannot break a table row."""
+    return "`" + clean_untrusted_line(text).replace("`", "'").replace("|", "\\|") + "`"
 
 
 def render_review(
@@ -42,10 +49,15 @@ def render_review(
     drift = [f for f in findings if f.kind == "doc_drift"]
     if review:
         lines += ["## Findings", ""]
-        lines += [f"- **{f.severity}** `{f.path}{':' + str(f.line) if f.line else ''}` {f.message}" for f in review]
+        lines += [
+            f"- **{f.severity}** {code_cell(f.path + (':' + str(f.line) if f.line else ''))} {f.message}"
+            for f in review
+        ]
         lines.append("")
     lines += ["## Doc drift", ""]
-    lines += [f"- `{f.path}:{f.line}` {f.message}" for f in drift] or ["- No doc references what this change removes."]
+    lines += [f"- {code_cell(f'{f.path}:{f.line}')} {f.message}" for f in drift] or [
+        "- No doc references what this change removes."
+    ]
     kept = sum(1 for item in context if item.kept)
     lines += [
         "",
@@ -58,7 +70,8 @@ def render_review(
     ]
     for item in context:
         score = "-" if item.score is None else f"{item.score:.2f}"
-        date = (item.last_modified_at or "unknown")[:10]
-        where = f"{item.path}:{item.start_line}-{item.end_line}"
-        lines.append(f"| {'yes' if item.kept else 'no'} | {item.kind} | `{where}` | {date} | {score} | {item.reason} |")
+        date = calendar_day(item.last_modified_at) or "unknown"
+        where = code_cell(f"{item.path}:{item.start_line}-{item.end_line}")
+        why = clean_untrusted_line(item.reason).replace("|", "\\|")
+        lines.append(f"| {'yes' if item.kept else 'no'} | {item.kind} | {where} | {date} | {score} | {why} |")
     return "\n".join(lines) + "\n"
