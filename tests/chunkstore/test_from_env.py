@@ -126,7 +126,7 @@ def test_qdrant_url_selects_the_server_and_sends_the_key_as_a_header(
         assert headers.get("api-key") == SECRET
         assert SECRET not in path
     index_calls = [path for method, path, _h in fake_qdrant.requests if "/index" in path and method == "PUT"]
-    assert len(index_calls) == 4  # repo_key, path, kind, last_modified_at
+    assert len(index_calls) == 5  # repo_key, path, kind, last_modified_at, symbol
     assert SECRET not in caplog.text
     assert not (tmp_path / "unused").exists()
 

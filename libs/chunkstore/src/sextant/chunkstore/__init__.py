@@ -11,6 +11,7 @@ from sextant.chunkstore.port import (
     DEFAULT_PAGE_SIZE,
     DEFAULT_PREFETCH_LIMIT,
     DEFAULT_SEARCH_LIMIT,
+    DEFAULT_SYMBOL_LIMIT,
     ChunkStore,
 )
 from sextant.chunkstore.schema import DENSE_VECTOR, SPARSE_VECTOR, collection_name
@@ -19,6 +20,7 @@ __all__ = [
     "DEFAULT_PAGE_SIZE",
     "DEFAULT_PREFETCH_LIMIT",
     "DEFAULT_SEARCH_LIMIT",
+    "DEFAULT_SYMBOL_LIMIT",
     "DENSE_VECTOR",
     "SPARSE_VECTOR",
     "ChunkPayload",

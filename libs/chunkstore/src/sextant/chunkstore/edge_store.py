@@ -15,7 +15,12 @@ from sextant.chunkstore.file_index import FILE_INDEX_FIELDS, build_file_index
 from sextant.chunkstore.last_modified import LAST_MODIFIED_FIELD, group_by_stamp, with_unknown_age
 from sextant.chunkstore.payload import ChunkPayload, SparseVector
 from sextant.chunkstore.points import ChunkPoint, FileEntry, ScoredChunk
-from sextant.chunkstore.port import DEFAULT_PAGE_SIZE, DEFAULT_PREFETCH_LIMIT, DEFAULT_SEARCH_LIMIT
+from sextant.chunkstore.port import (
+    DEFAULT_PAGE_SIZE,
+    DEFAULT_PREFETCH_LIMIT,
+    DEFAULT_SEARCH_LIMIT,
+    DEFAULT_SYMBOL_LIMIT,
+)
 from sextant.chunkstore.schema import (
     DATETIME_FIELDS,
     DENSE_VECTOR,
@@ -277,6 +282,80 @@ class EdgeChunkStore:
         with self._open_shard() as shard:
             hits = shard.query(request)
         return [ScoredChunk(id=str(hit.id), score=hit.score, payload=payload_from_stored(hit.payload)) for hit in hits]
+
+    def search_chunks(
+        self,
+        repo_key: str,
+        *,
+        dense: list[float] | None = None,
+        sparse: SparseVector | None = None,
+        kind: str | None = None,
+        limit: int = DEFAULT_SEARCH_LIMIT,
+        prefetch_limit: int = DEFAULT_PREFETCH_LIMIT,
+    ) -> list[ScoredChunk]:
+        """Search by the given vectors: both fused with RRF, one alone.
+
+        Args:
+            repo_key: Repository.
+            dense: Dense query vector or None.
+            sparse: Sparse query vector or None.
+            kind: "code", "doc" or None.
+            limit: Hits returned.
+            prefetch_limit: Candidates per side before fusion.
+
+        Returns:
+            Hits, best first.
+        """
+        scope = _repo_filter(repo_key, *([qe.FieldCondition("kind", match=qe.MatchValue(kind))] if kind else []))
+        queries = []
+        if dense is not None:
+            check_dimension(dense, self._dimension)
+            queries.append(qe.Query.Nearest(dense, using=DENSE_VECTOR))
+        if sparse is not None and sparse.indices:
+            queries.append(qe.Query.Nearest(qe.SparseVector(sparse.indices, sparse.values), using=SPARSE_VECTOR))
+        if not queries:
+            return []
+        if len(queries) == 1:
+            request = qe.QueryRequest(limit=limit, query=queries[0], filter=scope, with_payload=True, with_vector=False)
+        else:
+            candidates = max(prefetch_limit, limit)
+            request = qe.QueryRequest(
+                limit=limit,
+                prefetches=[qe.Prefetch(limit=candidates, query=query, filter=scope) for query in queries],
+                query=qe.Fusion.Rrf(k=RRF_K),  # type: ignore[arg-type]  # the 0.9 stub omits the nested Rrf
+                filter=scope,
+                with_payload=True,
+                with_vector=False,
+            )
+        with self._open_shard() as shard:
+            hits = shard.query(request)
+        return [ScoredChunk(id=str(hit.id), score=hit.score, payload=payload_from_stored(hit.payload)) for hit in hits]
+
+    def find_symbols(
+        self, repo_key: str, name: str, *, prefix: bool = False, limit: int = DEFAULT_SYMBOL_LIMIT
+    ) -> list[ChunkPayload]:
+        """Chunks whose symbol equals (or starts with) `name`, through the symbol keyword index.
+
+        Args:
+            repo_key: Repository.
+            name: Symbol name.
+            prefix: Prefix match instead of exact.
+            limit: Most payloads returned.
+
+        Returns:
+            Payloads ordered by path and first line.
+        """
+        match = qe.MatchPrefix(name) if prefix else qe.MatchValue(name)
+        request = qe.ScrollRequest(
+            limit=limit,
+            filter=_repo_filter(repo_key, qe.FieldCondition("symbol", match=match)),
+            with_payload=True,
+            with_vector=False,
+        )
+        with self._open_shard() as shard:
+            records, _ = shard.scroll(request)
+        payloads = [payload_from_stored(record.payload) for record in records]
+        return sorted(payloads, key=lambda payload: (payload.path, payload.start_line, payload.window))
 
     def count(self, repo_key: str) -> int:
         """Exact number of points of a repository.

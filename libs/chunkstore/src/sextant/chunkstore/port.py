@@ -14,6 +14,8 @@ DEFAULT_SEARCH_LIMIT = 50
 """Hits returned by a hybrid search (the reviewer's top 50)."""
 DEFAULT_PREFETCH_LIMIT = 100
 """Candidates each of the dense and the sparse search contributes before fusion."""
+DEFAULT_SYMBOL_LIMIT = 100
+"""Definitions returned by one symbol look-up."""
 
 
 class ChunkStore(Protocol):
@@ -113,6 +115,51 @@ class ChunkStore(Protocol):
 
         Returns:
             Hits, best first.
+        """
+        ...
+
+    def search_chunks(
+        self,
+        repo_key: str,
+        *,
+        dense: list[float] | None = None,
+        sparse: SparseVector | None = None,
+        kind: str | None = None,
+        limit: int = DEFAULT_SEARCH_LIMIT,
+        prefetch_limit: int = DEFAULT_PREFETCH_LIMIT,
+    ) -> list[ScoredChunk]:
+        """Search one repository with whichever vectors are given: both are fused with RRF, one ranks alone.
+
+        Sparse-only search is what callers use while dense vectors are still being written; dense-only and
+        sparse-only searches are also what a quality benchmark compares hybrid against.
+
+        Args:
+            repo_key: Repository to search.
+            dense: Dense query vector, or None to leave the dense side out.
+            sparse: Sparse query vector, or None (or an empty one) to leave the sparse side out.
+            kind: "code" or "doc" to search only that kind; None for both.
+            limit: Hits returned.
+            prefetch_limit: Candidates from each side before fusion (raised to `limit` if lower).
+
+        Returns:
+            Hits, best first (empty when neither vector is given). Scores are RRF scores when both sides
+            ran, else the side's own similarity.
+        """
+        ...
+
+    def find_symbols(
+        self, repo_key: str, name: str, *, prefix: bool = False, limit: int = DEFAULT_SYMBOL_LIMIT
+    ) -> list[ChunkPayload]:
+        """Chunks whose `symbol` equals `name` (or starts with it), through the symbol payload index.
+
+        Args:
+            repo_key: Repository to look in.
+            name: Symbol name, case-sensitive.
+            prefix: Match every symbol that starts with `name` instead of exactly `name`.
+            limit: Most payloads returned.
+
+        Returns:
+            Matching payloads, ordered by path and first line.
         """
         ...
 

@@ -34,6 +34,8 @@ class IndexedField(Enum):
     PATH = "path"
     KIND = "kind"
     LAST_MODIFIED_AT = "last_modified_at"
+    SYMBOL = "symbol"
+    """Exact and prefix symbol look-ups (`find_symbols`) go through this keyword index, never a scan."""
 
 
 DATETIME_FIELDS = frozenset({IndexedField.LAST_MODIFIED_AT})

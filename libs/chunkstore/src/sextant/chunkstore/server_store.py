@@ -14,7 +14,12 @@ from sextant.chunkstore.file_index import FILE_INDEX_FIELDS, build_file_index
 from sextant.chunkstore.last_modified import LAST_MODIFIED_FIELD, group_by_stamp, with_unknown_age
 from sextant.chunkstore.payload import ChunkPayload, SparseVector
 from sextant.chunkstore.points import ChunkPoint, FileEntry, ScoredChunk
-from sextant.chunkstore.port import DEFAULT_PAGE_SIZE, DEFAULT_PREFETCH_LIMIT, DEFAULT_SEARCH_LIMIT
+from sextant.chunkstore.port import (
+    DEFAULT_PAGE_SIZE,
+    DEFAULT_PREFETCH_LIMIT,
+    DEFAULT_SEARCH_LIMIT,
+    DEFAULT_SYMBOL_LIMIT,
+)
 from sextant.chunkstore.schema import (
     DATETIME_FIELDS,
     DENSE_VECTOR,
@@ -297,6 +302,85 @@ class QdrantServerChunkStore:
             ScoredChunk(id=str(hit.id), score=hit.score, payload=payload_from_stored(hit.payload))
             for hit in response.points
         ]
+
+    def search_chunks(
+        self,
+        repo_key: str,
+        *,
+        dense: list[float] | None = None,
+        sparse: SparseVector | None = None,
+        kind: str | None = None,
+        limit: int = DEFAULT_SEARCH_LIMIT,
+        prefetch_limit: int = DEFAULT_PREFETCH_LIMIT,
+    ) -> list[ScoredChunk]:
+        """Search by the given vectors: both fused with RRF, one alone.
+
+        Args:
+            repo_key: Repository.
+            dense: Dense query vector or None.
+            sparse: Sparse query vector or None.
+            kind: "code", "doc" or None.
+            limit: Hits returned.
+            prefetch_limit: Candidates per side before fusion.
+
+        Returns:
+            Hits, best first.
+        """
+        extra = [models.FieldCondition(key="kind", match=models.MatchValue(value=kind))] if kind else []
+        scope = _repo_filter(repo_key, *extra)
+        sides: list[tuple[list[float] | models.SparseVector, str]] = []
+        if dense is not None:
+            check_dimension(dense, self._dimension)
+            sides.append((dense, DENSE_VECTOR))
+        if sparse is not None and sparse.indices:
+            sides.append((models.SparseVector(indices=sparse.indices, values=sparse.values), SPARSE_VECTOR))
+        if not sides:
+            return []
+        candidates = max(prefetch_limit, limit)
+        with self._serialised:
+            if len(sides) == 1:
+                query, using = sides[0]
+                response = self._client.query_points(
+                    self._collection, query=query, using=using, query_filter=scope, limit=limit,
+                    with_payload=True, with_vectors=False,
+                )  # fmt: skip
+            else:
+                response = self._client.query_points(
+                    self._collection,
+                    prefetch=[models.Prefetch(query=q, using=u, limit=candidates, filter=scope) for q, u in sides],
+                    query=models.RrfQuery(rrf=models.Rrf(k=RRF_K)),
+                    query_filter=scope,
+                    limit=limit,
+                    with_payload=True,
+                    with_vectors=False,
+                )
+        return [
+            ScoredChunk(id=str(hit.id), score=hit.score, payload=payload_from_stored(hit.payload))
+            for hit in response.points
+        ]
+
+    def find_symbols(
+        self, repo_key: str, name: str, *, prefix: bool = False, limit: int = DEFAULT_SYMBOL_LIMIT
+    ) -> list[ChunkPayload]:
+        """Chunks whose symbol equals (or starts with) `name`, through the symbol keyword index.
+
+        Args:
+            repo_key: Repository.
+            name: Symbol name.
+            prefix: Prefix match instead of exact.
+            limit: Most payloads returned.
+
+        Returns:
+            Payloads ordered by path and first line.
+        """
+        match: models.Match = models.MatchPrefix(prefix=name) if prefix else models.MatchValue(value=name)
+        symbol = _repo_filter(repo_key, models.FieldCondition(key="symbol", match=match))
+        with self._serialised:
+            records, _ = self._client.scroll(
+                self._collection, scroll_filter=symbol, limit=limit, with_payload=True, with_vectors=False
+            )
+        payloads = [payload_from_stored(record.payload) for record in records]
+        return sorted(payloads, key=lambda payload: (payload.path, payload.start_line, payload.window))
 
     def count(self, repo_key: str) -> int:
         """Exact number of points of a repository.
