@@ -12,7 +12,7 @@ import pytest
 
 from sextant.chunkstore.payload import ChunkPayload
 from sextant.doc_claims import ClaimFinding, CodeFacts, check_claims, extract_claims
-from sextant.doc_claims.index_coverage import has_no_extension, index_can_hold, unindexed_hidden_folder
+from sextant.doc_claims.judging.index_coverage import has_no_extension, index_can_hold, unindexed_hidden_folder
 
 MakeChunk = Callable[..., ChunkPayload]
 

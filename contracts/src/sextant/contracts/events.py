@@ -168,6 +168,14 @@ class DocClaim(msgspec.Struct, frozen=True, kw_only=True):
     """verified, contradicted, outdated or unverifiable."""
     evidence: str
     """Where the code confirms or contradicts it, in words."""
+    removed_by: str | None = None
+    """For a name the repository's code once defined: the commit that removed it (`<short sha> '<subject>'`)."""
+    removed_at: str | None = None
+    """Calendar day (YYYY-MM-DD, UTC) of that commit."""
+    replacement: str | None = None
+    """The name the code has instead (added by the removing commit, or the nearest current symbol)."""
+    changed: str | None = None
+    """For an outdated claim: what changed in the definition after the doc line, and when, in words."""
 
 
 class TokenUsage(msgspec.Struct, frozen=True, kw_only=True):

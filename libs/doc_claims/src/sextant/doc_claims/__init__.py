@@ -1,35 +1,23 @@
-"""Check documentation claims against the code index, before any model sees them.
+"""Check documentation claims against the code, before any model sees them.
 
-`check_docs(payloads)` is the one call: every doc in the index against all indexed code. Its parts
-stand alone for other uses — `extract_claims` (what a doc names: paths, symbols, env vars,
-commands, flags, config keys; `Claim.target` is the normalised name) serves the reviewer's
-doc-drift check; `CodeFacts` and `check_claims` judge claims; `render_findings_markdown` writes the
-evidence block.
-
-Decisions:
-- Status precedence: contradicted and unverifiable stand; only a verified claim becomes outdated,
-  when the doc's last commit is more than STALE_DOC_GAP older than the file the claim resolved to.
-- A claim is contradicted only when the doc was firm (`Claim.explicit`: a relative link, `f()`, a
-  Sphinx role, a path with a folder, snake_case, "the `X` class", a declared program's
-  subcommand); an absent generic or foreign name is unverifiable. File arguments of the repository's
-  own CLI are example values (not firm); a script given to an interpreter is firm.
-- The index is judged only where it could hold the path (index_coverage): an absent file of a kind it
-  never indexes (unknown extension, an extension-less script) or under a hidden folder it holds
-  nothing of (`.sextant/`, `.tools/`) is unverifiable, whatever the wording.
-- Changelogs and release notes (and Sphinx versionadded/changed/deprecated notes) are history:
-  skipped, listed in `DocCheckReport.skipped_docs`, no findings.
-- `DocSummary.likely_outdated` is true when any of the doc's claims is contradicted or outdated.
+The package is its pipeline (see `pipeline`): `syntax` finds mentions in each markup, `claims`
+turns mentions into claims, `judging` holds claims against the code's facts and history, `report`
+summarises and renders. `check_docs(payloads)` checks an index; `check_repository(path, commit=...)`
+checks a git commit directly. The parts stand alone too: `extract_claims` serves the reviewer's
+doc-drift check, `CodeFacts` and `resolve` judge single claims, `render_findings_markdown` writes
+the evidence block. The rules and their reasons are in docs/doc-claims.md.
 """
 
-from sextant.doc_claims.checking import Resolution, check_claims, resolve
-from sextant.doc_claims.claim import Claim, ClaimKind
-from sextant.doc_claims.code_facts import CodeFacts, CodeFactsCollector, Site, SymbolSite
-from sextant.doc_claims.doc_texts import DocText, reassemble_docs
-from sextant.doc_claims.extraction import extract_claims
-from sextant.doc_claims.finding import ClaimFinding, ClaimStatus
-from sextant.doc_claims.history_docs import is_history_doc
-from sextant.doc_claims.rendering import render_findings_markdown
-from sextant.doc_claims.report import CheckTotals, DocCheckReport, DocSummary, check_docs
+from sextant.doc_claims.claims.claim import Claim, ClaimKind
+from sextant.doc_claims.claims.extraction import extract_claims
+from sextant.doc_claims.claims.history_docs import is_history_doc
+from sextant.doc_claims.judging.checking import Resolution, check_claims, resolve
+from sextant.doc_claims.judging.code_facts import CodeFacts, CodeFactsCollector, Site, SymbolSite
+from sextant.doc_claims.judging.finding import ClaimFinding, ClaimStatus
+from sextant.doc_claims.pipeline import check_docs, check_repository
+from sextant.doc_claims.report.rendering import render_findings_markdown
+from sextant.doc_claims.report.summary import CheckTotals, DocCheckReport, DocSummary, build_report
+from sextant.doc_claims.sources.doc_texts import DocText, reassemble_docs
 
 __all__ = [
     "CheckTotals",
@@ -45,8 +33,10 @@ __all__ = [
     "Resolution",
     "Site",
     "SymbolSite",
+    "build_report",
     "check_claims",
     "check_docs",
+    "check_repository",
     "extract_claims",
     "is_history_doc",
     "reassemble_docs",

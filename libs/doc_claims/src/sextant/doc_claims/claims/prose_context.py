@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from sextant.doc_claims.known_names import CODE_NOUNS, CODE_VERBS, COMMAND_NOUNS, CONFIG_NOUNS, MODULE_NOUNS
+from sextant.doc_claims.claims.known_names import CODE_NOUNS, CODE_VERBS, COMMAND_NOUNS, CONFIG_NOUNS, MODULE_NOUNS
 
 # Clause boundaries: blank lines, list items, headings, table cells, and sentence ends that are not
 # the dots of "e.g." / "i.e." / "etc." / "vs.".

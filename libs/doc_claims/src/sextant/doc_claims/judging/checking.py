@@ -14,13 +14,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from sextant.doc_claims import name_shapes as shapes
-from sextant.doc_claims.claim import Claim
-from sextant.doc_claims.code_facts import CodeFacts, Site, SymbolSite
-from sextant.doc_claims.finding import ClaimFinding
-from sextant.doc_claims.history_docs import is_history_doc
-from sextant.doc_claims.index_coverage import has_no_extension, index_can_hold, unindexed_hidden_folder
-from sextant.doc_claims.known_names import THIRD_PARTY_ENV_PREFIXES, WELL_KNOWN_FILES
+from sextant.doc_claims.claims import name_shapes as shapes
+from sextant.doc_claims.claims.claim import Claim
+from sextant.doc_claims.claims.history_docs import is_history_doc
+from sextant.doc_claims.claims.known_names import THIRD_PARTY_ENV_PREFIXES, WELL_KNOWN_FILES
+from sextant.doc_claims.judging.code_facts import CodeFacts, Site, SymbolSite
+from sextant.doc_claims.judging.finding import ClaimFinding
+from sextant.doc_claims.judging.index_coverage import has_no_extension, index_can_hold, unindexed_hidden_folder
 from sextant.doc_rules.kinds import DOC_EXTENSIONS
 from sextant.doc_rules.staleness import is_stale_doc, months_older, parse_iso_date
 
@@ -156,6 +156,8 @@ def _beyond_the_index(claim: Claim, searched: list[str], facts: CodeFacts) -> st
     extension-less name is a doc page (`/usage` → usage.rst), and so does a name ending in `/`. A path
     under a hidden folder the index holds nothing of is tool state or a cache, usually gitignored.
     """
+    if facts.whole_tree:
+        return None  # the whole git tree is known: absent from it is absent from the repository
     target = claim.target
     name = target.rstrip("/").rsplit("/", 1)[-1]
     if not target.endswith("/") and not index_can_hold(name):

@@ -5,9 +5,9 @@ from __future__ import annotations
 import bisect
 import re
 
-from sextant.doc_claims.code_blocks import block_mentions
-from sextant.doc_claims.mentions import Mention, mask_spans
-from sextant.doc_claims.name_shapes import is_external
+from sextant.doc_claims.claims.name_shapes import is_external
+from sextant.doc_claims.syntax.code_blocks import block_mentions
+from sextant.doc_claims.syntax.mentions import Mention, mask_spans
 
 # Any indentation: MyST admonitions and list items nest fences deeper than CommonMark's three spaces.
 _FENCE_OPEN = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([^`\n]*)$")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from sextant.doc_claims.code_blocks import block_mentions
-from sextant.doc_claims.mentions import Mention, mask_spans
-from sextant.doc_claims.name_shapes import is_external, looks_like_path
+from sextant.doc_claims.claims.name_shapes import is_external, looks_like_path
+from sextant.doc_claims.syntax.code_blocks import block_mentions
+from sextant.doc_claims.syntax.mentions import Mention, mask_spans
 
 _CODE_DIRECTIVE = re.compile(r"^([ \t]*)\.\.[ \t]+(?:code-block|code|sourcecode|prompt)::[ \t]*(\S*)", re.M)
 _HISTORY_DIRECTIVE = re.compile(

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from sextant.doc_claims.code_blocks import block_mentions
-from sextant.doc_claims.mentions import Mention, mask_spans
-from sextant.doc_claims.name_shapes import is_external
+from sextant.doc_claims.claims.name_shapes import is_external
+from sextant.doc_claims.syntax.code_blocks import block_mentions
+from sextant.doc_claims.syntax.mentions import Mention, mask_spans
 
 _DELIMITER = re.compile(r"^(-{4,}|\.{4,}|`{3,})[ \t]*$")
 _SOURCE_ATTRIBUTE = re.compile(r"^\[(?:source|listing)?,?[ \t]*([\w.+-]*)[^\]]*\][ \t]*$")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from sextant.doc_claims.mentions import Mention, MentionForm
+from sextant.doc_claims.syntax.mentions import Mention, MentionForm
 
 SHELL_LANGUAGES = frozenset(
     {

@@ -5,15 +5,15 @@ from __future__ import annotations
 import re
 import shlex
 
-from sextant.doc_claims import name_shapes as shapes
-from sextant.doc_claims.known_names import (
+from sextant.doc_claims.claims import name_shapes as shapes
+from sextant.doc_claims.claims.known_names import (
     COMMAND_RUNNERS,
     NO_PATH_ARGUMENTS,
     SCRIPT_INTERPRETERS,
     SHELL_KEYWORDS,
     WELL_KNOWN_COMMANDS,
 )
-from sextant.doc_claims.name_shapes import Draft
+from sextant.doc_claims.claims.name_shapes import Draft
 
 _SEGMENT_SPLIT = re.compile(r"\s*(?:&&|\|\||[;|])\s*")
 _ASSIGN = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=")

@@ -26,3 +26,13 @@ class ClaimFinding(msgspec.Struct, frozen=True, kw_only=True):
     the code cannot tell (a generic name, another tool's command, an unindexed file type)."""
     evidence: str
     """Where the code confirms or contradicts it, in words."""
+    removed_by: str | None = None
+    """For a name the code once defined: the commit that removed it, as `<short sha> '<subject>'`."""
+    removed_at: str | None = None
+    """The calendar day (YYYY-MM-DD, UTC) of that commit."""
+    replacement: str | None = None
+    """What the code has instead: a definition added by the removing commit, or the nearest name
+    among today's symbols. None when nothing fits."""
+    changed: str | None = None
+    """For an outdated claim: what changed in the definition since the doc line was written, in words
+    (`lost parameter max_idle on 2024-12-04, commit 1a2b3c4`)."""

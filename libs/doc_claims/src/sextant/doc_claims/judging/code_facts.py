@@ -12,7 +12,7 @@ from pathlib import PurePosixPath
 import msgspec
 
 from sextant.chunkstore.payload import ChunkPayload
-from sextant.doc_claims.program_names import declared_programs
+from sextant.doc_claims.judging.program_names import declared_programs
 from sextant.doc_rules.kinds import chunk_kind
 from sextant.doc_rules.staleness import parse_iso_date
 
@@ -75,6 +75,9 @@ class CodeFacts:
     """File → last commit date (ISO 8601), None when unknown."""
     directory_last_modified: Mapping[str, str]
     """Folder → the newest known last commit date of the files under it."""
+    whole_tree: bool = False
+    """True when `files` holds the commit's whole git tree (not only indexed files): then an absent
+    path is absent from the repository, whatever its kind."""
 
     @classmethod
     def from_payloads(cls, payloads: Iterable[ChunkPayload]) -> CodeFacts:
@@ -104,6 +107,16 @@ class CodeFactsCollector:
         self._identifiers: dict[str, Site] = {}
         self._programs: dict[str, Site] = {}
         self._dates: dict[str, str | None] = {}
+        self._whole_tree = False
+
+    def add_tree(self, paths: Iterable[str]) -> None:
+        """Take in every path of the commit's git tree, so paths are judged against all of it.
+
+        Args:
+            paths: File paths of the tree (read or not); their folders count too.
+        """
+        self._files.update(paths)
+        self._whole_tree = True
 
     def add(self, payload: ChunkPayload) -> None:
         """Take in one chunk payload."""
@@ -176,6 +189,7 @@ class CodeFactsCollector:
             identifiers=dict(self._identifiers),
             last_modified=dict(self._dates),
             directory_last_modified=self._directory_dates(),
+            whole_tree=self._whole_tree,
         )
 
     def _modules(self) -> dict[str, str]:

@@ -5,17 +5,17 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from sextant.doc_claims import name_shapes as shapes
-from sextant.doc_claims.known_names import BUILTIN_CALLS, HTTP_METHODS, PYTHON_BUILTINS, WELL_KNOWN_COMMANDS
-from sextant.doc_claims.name_shapes import Draft
-from sextant.doc_claims.prose_context import (
+from sextant.doc_claims.claims import name_shapes as shapes
+from sextant.doc_claims.claims.known_names import BUILTIN_CALLS, HTTP_METHODS, PYTHON_BUILTINS, WELL_KNOWN_COMMANDS
+from sextant.doc_claims.claims.name_shapes import Draft
+from sextant.doc_claims.claims.prose_context import (
     introduces_new,
     is_example,
     mentions_environment,
     noun_near,
     tells_to_create,
 )
-from sextant.doc_claims.shell_commands import command_claims
+from sextant.doc_claims.claims.shell_commands import command_claims
 
 _CALL = re.compile(r"^@?([A-Za-z_][\w.]*)\(([^()]*)\)$")
 _KEY = re.compile(r"^[A-Za-z_][\w.-]*$")

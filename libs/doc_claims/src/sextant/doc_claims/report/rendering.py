@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import unicodedata
 
-from sextant.doc_claims.finding import ClaimFinding
-from sextant.doc_claims.report import DocCheckReport
+from sextant.doc_claims.judging.finding import ClaimFinding
+from sextant.doc_claims.report.summary import DocCheckReport
 
 # Most telling first: what the code contradicts, what it outgrew, what it confirms, what it can't tell.
 _PRIORITY = {"contradicted": 0, "outdated": 1, "verified": 2, "unverifiable": 3}

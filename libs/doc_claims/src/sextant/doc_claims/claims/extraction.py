@@ -9,18 +9,18 @@ from collections.abc import Callable
 from pathlib import PurePosixPath
 from urllib.parse import unquote
 
-from sextant.doc_claims import name_shapes as shapes
-from sextant.doc_claims.asciidoc_syntax import asciidoc_mentions
-from sextant.doc_claims.claim import Claim
-from sextant.doc_claims.code_blocks import defined_names, python_imports
-from sextant.doc_claims.inline_reference import inline_claims
-from sextant.doc_claims.known_names import PYTHON_BUILTINS
-from sextant.doc_claims.markdown_syntax import markdown_mentions
-from sextant.doc_claims.mentions import Mention
-from sextant.doc_claims.name_shapes import Draft
-from sextant.doc_claims.prose_context import clause_before
-from sextant.doc_claims.rst_syntax import rst_mentions
-from sextant.doc_claims.shell_commands import command_claims
+from sextant.doc_claims.claims import name_shapes as shapes
+from sextant.doc_claims.claims.claim import Claim
+from sextant.doc_claims.claims.inline_reference import inline_claims
+from sextant.doc_claims.claims.known_names import PYTHON_BUILTINS
+from sextant.doc_claims.claims.name_shapes import Draft
+from sextant.doc_claims.claims.prose_context import clause_before
+from sextant.doc_claims.claims.shell_commands import command_claims
+from sextant.doc_claims.syntax.asciidoc import asciidoc_mentions
+from sextant.doc_claims.syntax.code_blocks import defined_names, python_imports
+from sextant.doc_claims.syntax.markdown import markdown_mentions
+from sextant.doc_claims.syntax.mentions import Mention
+from sextant.doc_claims.syntax.rst import rst_mentions
 
 _SYMBOL_ROLES = frozenset(
     {

@@ -1,19 +1,13 @@
-"""The one-call check: every doc in the index against every piece of code in the index."""
+"""How a doc check came out: a summary per doc and totals over all docs."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Mapping
 
 import msgspec
 
-from sextant.chunkstore.payload import ChunkPayload
-from sextant.doc_claims.checking import check_claims
-from sextant.doc_claims.code_facts import CodeFactsCollector
-from sextant.doc_claims.doc_texts import DocTextCollector
-from sextant.doc_claims.extraction import extract_claims
-from sextant.doc_claims.finding import ClaimFinding
-from sextant.doc_claims.history_docs import is_history_doc
+from sextant.doc_claims.judging.finding import ClaimFinding
 
 
 class DocSummary(msgspec.Struct, frozen=True, kw_only=True):
@@ -55,32 +49,36 @@ class DocCheckReport(msgspec.Struct, frozen=True, kw_only=True):
     """Counts over all checked docs."""
     skipped_docs: list[str] = msgspec.field(default_factory=list)
     """Changelogs and release notes: history, not held to the current code."""
+    history_note: str | None = None
+    """Why the repository's history was not (fully) searched, when it was not: a blob-less mirror,
+    a spent time or byte budget. None when history was searched or never offered."""
 
 
-def check_docs(payloads: Iterable[ChunkPayload]) -> DocCheckReport:
-    """Check every doc in the index against all the code in the index, in one pass over payloads.
+def build_report(
+    findings: list[ClaimFinding],
+    doc_dates: Mapping[str, str | None],
+    *,
+    skipped_docs: list[str],
+    history_note: str | None = None,
+) -> DocCheckReport:
+    """Put findings together with a summary per doc and totals.
 
     Args:
-        payloads: Every chunk payload of one repository (docs and code, any order).
+        findings: Every finding of the checked docs.
+        doc_dates: Each checked doc (docs without claims included) → its last commit date.
+        skipped_docs: Docs left out as history (changelogs, release notes).
+        history_note: Why history was not searched, if it was not.
 
     Returns:
-        The findings, a summary per doc and totals.
+        The report.
     """
-    facts_collector, docs_collector = CodeFactsCollector(), DocTextCollector()
-    for payload in payloads:
-        facts_collector.add(payload)
-        docs_collector.add(payload)
-    facts = facts_collector.build()
-    docs = docs_collector.build()
-    checked = [doc for doc in docs if not is_history_doc(doc.path)]
-    claims = [claim for doc in checked for claim in extract_claims(doc.path, doc.text, first_line=doc.first_line)]
-    findings = check_claims(claims, facts, doc_dates={doc.path: doc.last_modified_at for doc in checked})
-    summaries = [_summary(doc.path, doc.last_modified_at, findings) for doc in checked]
+    summaries = [_summary(doc, doc_dates[doc], findings) for doc in sorted(doc_dates)]
     return DocCheckReport(
         findings=findings,
         docs=summaries,
         totals=_totals(summaries, len(findings)),
-        skipped_docs=[doc.path for doc in docs if is_history_doc(doc.path)],
+        skipped_docs=skipped_docs,
+        history_note=history_note,
     )
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from sextant.doc_claims.claim import ClaimKind
-from sextant.doc_claims.known_names import (
+from sextant.doc_claims.claims.claim import ClaimKind
+from sextant.doc_claims.claims.known_names import (
     CODE_EXTENSIONS,
     DATA_EXTENSIONS,
     GENERATED_FOLDERS,

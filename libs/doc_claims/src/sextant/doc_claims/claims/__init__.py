@@ -1,0 +1,1 @@
+"""Step 2, claims: which mentions claim something about this repository's code, and how firmly."""

@@ -1,0 +1,1 @@
+"""Step 3, judging: each claim held against the code's facts and history, with evidence."""

@@ -1,0 +1,69 @@
+"""The doc-claim check end to end: syntax → claims → judging → report.
+
+1. syntax: each markup (Markdown through a CommonMark parser, reStructuredText, AsciiDoc) yields
+   mentions — inline code, links, roles, code-block lines — with their offsets.
+2. claims: each mention, read with its sentence, becomes zero or more claims (a path, a symbol, an
+   env var, a command, a flag, a config key), or is dropped as not a claim about this repository.
+3. judging: claims meet the code's facts (and, when a repository is at hand, its history):
+   verified, contradicted, outdated or unverifiable, with evidence.
+4. report: findings with a summary per doc and totals.
+
+Two doors: `check_docs` over index payloads (the analyzer), `check_repository` over a git commit
+read in place (`sextant docs-check`, the corpus benchmark).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from sextant.chunkstore.payload import ChunkPayload
+from sextant.doc_claims.claims.extraction import extract_claims
+from sextant.doc_claims.claims.history_docs import is_history_doc
+from sextant.doc_claims.judging.checking import check_claims
+from sextant.doc_claims.judging.code_facts import CodeFactsCollector
+from sextant.doc_claims.report.summary import DocCheckReport, build_report
+from sextant.doc_claims.sources.doc_texts import DocTextCollector
+from sextant.doc_claims.sources.repository import read_snapshot
+from sextant.gitsource.history_access import open_history
+
+
+def check_docs(payloads: Iterable[ChunkPayload], *, tree_paths: Iterable[str] | None = None) -> DocCheckReport:
+    """Check every doc among the payloads against all the code among them, in one pass.
+
+    Args:
+        payloads: Every chunk payload of one repository (docs and code, any order).
+        tree_paths: Every path of the commit's git tree, when known: paths are then judged against
+            the whole tree rather than only the indexed files.
+
+    Returns:
+        The findings, a summary per doc and totals.
+    """
+    facts_collector, docs_collector = CodeFactsCollector(), DocTextCollector()
+    for payload in payloads:
+        facts_collector.add(payload)
+        docs_collector.add(payload)
+    if tree_paths is not None:
+        facts_collector.add_tree(tree_paths)
+    facts = facts_collector.build()
+    docs = docs_collector.build()
+    checked = [doc for doc in docs if not is_history_doc(doc.path)]
+    claims = [claim for doc in checked for claim in extract_claims(doc.path, doc.text, first_line=doc.first_line)]
+    doc_dates = {doc.path: doc.last_modified_at for doc in checked}
+    findings = check_claims(claims, facts, doc_dates=doc_dates)
+    return build_report(findings, doc_dates, skipped_docs=[doc.path for doc in docs if is_history_doc(doc.path)])
+
+
+def check_repository(path: str | Path, commit: str | None = None) -> DocCheckReport:
+    """Check the docs of a local repository at one commit, reading git directly (no index, no embedding).
+
+    Args:
+        path: The repository folder (a work tree or a bare git directory), read in place.
+        commit: The commit or ref to judge; None for HEAD.
+
+    Returns:
+        The findings, a summary per doc and totals.
+    """
+    repo = open_history(Path(path), commit)
+    snapshot = read_snapshot(repo)
+    return check_docs(snapshot.payloads, tree_paths=snapshot.paths)

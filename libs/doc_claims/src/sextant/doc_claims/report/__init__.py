@@ -1,0 +1,1 @@
+"""Step 4, report: findings summarised per doc and rendered for people and prompts."""
