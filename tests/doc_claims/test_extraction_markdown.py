@@ -179,3 +179,16 @@ def test_first_line_offsets_every_claim() -> None:
 def test_duplicates_on_one_line_collapse() -> None:
     claims = extract_claims("docs/a.md", "`load_config()` then `load_config` again\n")
     assert [(c.ref, c.target) for c in claims] == [("load_config()", "load_config")]
+
+
+def test_indented_code_blocks_are_code_and_escaped_backticks_open_no_span() -> None:
+    text = (
+        "Write \\`not_a_span\\` literally, then call `acme_login()`.\n"
+        "\n"
+        "    class LocalExample:\n"
+        "        local_helper = 1\n"
+        "\n"
+        "<!-- `hidden_name()` is a note to ourselves -->\n"
+    )
+    claims = by_target(text)
+    assert set(claims) == {"acme_login"}

@@ -1,25 +1,37 @@
-"""Mentions in Markdown (and plain text): inline code, fenced blocks, links to repository files."""
+"""Mentions in Markdown (and plain text), read with a CommonMark parser (markdown-it-py).
+
+A real parser settles what regular expressions kept getting wrong: an indented code block is code
+(not prose with odd spacing), an escaped backtick opens no code span, a backtick inside a fenced
+block or an HTML comment is not a span, and link targets come out resolved (reference links
+included). The parser gives block tokens their line ranges; inline pieces are located in the
+source by searching forward within their block, so each mention keeps its true offset and the
+sentence around it can still be read.
+"""
 
 from __future__ import annotations
 
-import bisect
 import re
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 from sextant.doc_claims.claims.name_shapes import is_external
 from sextant.doc_claims.syntax.code_blocks import block_mentions
-from sextant.doc_claims.syntax.mentions import Mention, mask_spans
+from sextant.doc_claims.syntax.mentions import Mention
 
-# Any indentation: MyST admonitions and list items nest fences deeper than CommonMark's three spaces.
-_FENCE_OPEN = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([^`\n]*)$")
-_QUOTE = re.compile(r"^(?:[ \t]*>)+[ \t]?")
-_HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
-_LINK = re.compile(r"(!?)\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)\s>]*)>?(?:\s+[\"'(][^)]*)?\s*\)")
-_REFERENCE_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s.*)?$", re.M)
-# MyST roles, Sphinx's roles in Markdown: {func}`pkg.f`, {py:class}`~pkg.C`.
-_MYST_ROLE = re.compile(r"\{((?:[a-z]+:)?[a-z]+)\}`([^`]+)`")
-# A code span stays within a line or runs onto the next one, never further: bounding it keeps a
-# stray backtick from scanning the rest of the doc.
-_INLINE_CODE = re.compile(r"(?<!`)(`{1,3})(?!`)([^\n]+?(?:\n[^\n]+?)?)(?<!`)\1(?!`)")
+# MyST roles, Sphinx's roles in Markdown: {func}`pkg.f` is a text `{func}` then a code span.
+_MYST_ROLE_TAIL = re.compile(r"\{((?:[a-z]+:)?[a-z]+)\}$")
+_MYST_DIRECTIVE = re.compile(r"^\{([\w:-]+)\}\s*(.*)$")
+_COLON_FENCE = re.compile(r"^[ \t]*:{3,}.*$", re.M)
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([^`\n]*)$")
+
+
+@cache
+def _parser() -> MarkdownIt:
+    return MarkdownIt("commonmark").enable("table")
 
 
 def markdown_mentions(text: str) -> list[Mention]:
@@ -29,65 +41,117 @@ def markdown_mentions(text: str) -> list[Mention]:
         text: The doc text.
 
     Returns:
-        Fenced-block lines worth checking, relative links, and inline code spans (not those inside
-        the text of an external link: a name behind a URL is about someone else's code).
+        Code-block lines worth checking (fenced and indented blocks), links to repository files,
+        MyST roles, and inline code spans (not those inside the text of an external link: a name
+        behind a URL is about someone else's code).
     """
-    mentions, text = _fenced_blocks(text)
-    text = mask_spans(text, [comment.span() for comment in _HTML_COMMENT.finditer(text)])
-    external: list[tuple[int, int]] = []
-    for link in _LINK.finditer(text):
-        target = link.group(3)
-        if not target or is_external(target):
-            external.append((link.start(2), link.end(2)))
-        else:
-            mentions.append(Mention(link.start(3), link.end(), target, "link"))
-    for definition in _REFERENCE_DEFINITION.finditer(text):
-        if not is_external(definition.group(1)):
-            mentions.append(Mention(definition.start(1), definition.end(1), definition.group(1), "link"))
-    roles = list(_MYST_ROLE.finditer(text))
-    mentions += [Mention(role.start(2), role.end(), role.group(2), "role", role=role.group(1)) for role in roles]
-    text = mask_spans(text, [role.span() for role in roles])
-    for code in _INLINE_CODE.finditer(text):
-        if _inside(code.start(), external):
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+    mentions: list[Mention] = []
+    env: dict[str, Any] = {}
+    # MyST colon fences (`:::{tip}` … `:::`) are not CommonMark: blanked, their body reads as the
+    # blocks it holds (blanking keeps every offset).
+    parsed = _COLON_FENCE.sub(lambda m: " " * len(m.group(0)), text)
+    for token in _parser().parse(parsed, env):
+        if token.map is None:
             continue
-        body = code.group(2)
-        if "\n\n" in body:
-            continue  # a stray backtick, not a span
-        mentions.append(Mention(code.start(2), code.end(), body.replace("\n", " "), "inline"))
+        first, last = token.map
+        if token.type == "fence":
+            body = _body(lines, starts, token.content, range(first + 1, last - 1))
+            mentions.extend(block_mentions(_language(token.info), body))
+        elif token.type == "code_block":
+            mentions.extend(_indented_block(_body(lines, starts, token.content, range(first, last))))
+        elif token.type == "inline" and token.children:
+            mentions.extend(_inline(token.children, text, starts[first], starts[min(last, len(lines))]))
+    mentions.extend(_reference_definitions(text, env.get("references", {})))
     return sorted(mentions, key=lambda m: m.offset)
 
 
-def _inside(offset: int, spans: list[tuple[int, int]]) -> bool:
-    """Whether an offset falls in one of the sorted, non-overlapping spans."""
-    index = bisect.bisect_right(spans, (offset, float("inf"))) - 1
-    return index >= 0 and spans[index][0] <= offset < spans[index][1]
+def _indented_block(body: list[tuple[int, str]]) -> list[Mention]:
+    """An indented code block; one holding a whole fence (a MyST admonition's body) is that fence."""
+    if body and (opening := _FENCE.match(body[0][1])) is not None:
+        closed = len(body) > 1 and body[-1][1].strip().startswith(opening.group(1))
+        return block_mentions(_language(opening.group(2)), body[1 : -1 if closed else None])
+    return block_mentions("", body)
 
 
-def _fenced_blocks(text: str) -> tuple[list[Mention], str]:
-    """Mentions of fenced code blocks (blockquoted ones too), and the text with them blanked out."""
-    mentions: list[Mention] = []
-    lines = text.splitlines(keepends=True)
-    offsets = [0]
-    for line in lines:
-        offsets.append(offsets[-1] + len(line))
-    # Each line without its blockquote markers (`> `), and how many characters those took.
-    quoted = [_QUOTE.match(line) for line in lines]
-    bare = [line[q.end() :].rstrip("\r\n") if q else line.rstrip("\r\n") for line, q in zip(lines, quoted, strict=True)]
-    skip = [q.end() if q else 0 for q in quoted]
-    index = 0
-    spans: list[tuple[int, int]] = []
-    while index < len(lines):
-        opening = _FENCE_OPEN.match(bare[index])
-        if opening is None:
-            index += 1
+def _reference_definitions(text: str, references: dict[str, Any]) -> list[Mention]:
+    """`[label]: target` lines that point into the repository (used by a link or not)."""
+    mentions = []
+    for reference in references.values():
+        href = str(reference.get("href", ""))
+        if not href or is_external(href):
             continue
-        fence, info = opening.group(1), opening.group(2)
-        close = re.compile(rf"^[ \t]*{fence[0]}{{{len(fence)},}}[ \t]*$")
-        end = index + 1
-        while end < len(lines) and not close.match(bare[end]):
-            end += 1
-        body = [(offsets[i] + skip[i], bare[i]) for i in range(index + 1, min(end, len(lines)))]
-        mentions.extend(block_mentions(info, body))
-        spans.append((offsets[index], offsets[min(end + 1, len(lines))]))
-        index = end + 1
-    return mentions, mask_spans(text, spans)
+        found = re.search(rf"^ {{0,3}}\[[^\]]+\]:[ \t]*<?{re.escape(href)}", text, re.M)
+        if found is not None:
+            mentions.append(Mention(found.end() - len(href), found.end(), href, "link"))
+    return mentions
+
+
+def _language(info: str) -> str:
+    """The block's language: `python`, or the argument of a MyST directive (`{code-block} python`)."""
+    directive = _MYST_DIRECTIVE.match(info.strip())
+    if directive is None:
+        return info
+    name, argument = directive.groups()
+    return argument if name in {"code-block", "code", "sourcecode", "code-cell"} else name
+
+
+def _body(lines: Sequence[str], starts: Sequence[int], content: str, numbers: range) -> list[tuple[int, str]]:
+    """(offset in the doc, text) of each body line; the parser's content has markers and indent removed."""
+    body: list[tuple[int, str]] = []
+    for number, line in zip(numbers, content.splitlines(), strict=False):
+        if number >= len(lines):
+            break
+        raw = lines[number]
+        column = raw.find(line) if line else 0
+        body.append((starts[number] + max(column, 0), line))
+    return body
+
+
+def _inline(children: list[Token], text: str, block_start: int, block_end: int) -> list[Mention]:
+    """Mentions among one inline block's pieces, located in the source from left to right."""
+    mentions: list[Mention] = []
+    cursor = block_start
+    external_depth = 0
+    previous_text = ""
+    for child in children:
+        if child.type == "link_open":
+            href = str(child.attrs.get("href", ""))
+            if not href or is_external(href):
+                external_depth += 1
+            else:
+                at = _find(text, href, cursor, block_end)
+                mentions.append(Mention(at, at + len(href), href, "link"))
+        elif child.type == "image":
+            src = str(child.attrs.get("src", ""))
+            if src and not is_external(src):
+                at = _find(text, src, cursor, block_end)
+                mentions.append(Mention(at, at + len(src), src, "link"))
+        elif child.type == "link_close":
+            external_depth = max(0, external_depth - 1)
+        elif child.type == "code_inline":
+            at = _find(text, child.content, cursor, block_end)
+            cursor = at + len(child.content)
+            role = _MYST_ROLE_TAIL.search(previous_text)
+            if role is not None:
+                mentions.append(Mention(at, cursor, child.content, "role", role=role.group(1)))
+            elif external_depth == 0:
+                mentions.append(Mention(at, cursor + len(child.markup), child.content, "inline"))
+        elif child.type == "text" and child.content:
+            found = text.find(child.content, cursor, block_end)
+            if found >= 0:
+                cursor = found + len(child.content)
+        previous_text = child.content if child.type == "text" else ""
+    return mentions
+
+
+def _find(text: str, piece: str, cursor: int, end: int) -> int:
+    """Where a piece starts at or after the cursor within its block; the cursor when it was rewritten
+    by the parser (a span over two lines reads as one, an href is percent-encoded)."""
+    found = text.find(piece, cursor, end)
+    if found < 0 and piece:
+        found = text.find(piece.split(maxsplit=1)[0], cursor, end)
+    return found if found >= 0 else cursor
