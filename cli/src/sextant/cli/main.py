@@ -6,7 +6,7 @@ import os
 
 import typer
 
-from sextant.cli import bus_commands, direct_commands, pipeline_commands
+from sextant.cli import bus_commands, direct_commands, pipeline_commands, search_commands
 from sextant.cli.tracing_setup import install_tracing
 from sextant.telemetry import configure_logging
 
@@ -35,3 +35,4 @@ def main(verbose: bool = typer.Option(False, "--verbose", "-v", help="Log what t
 bus_commands.register(app)
 pipeline_commands.register(app)
 direct_commands.register(app)
+search_commands.register(app)
