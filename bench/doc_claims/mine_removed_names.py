@@ -1,0 +1,102 @@
+"""Find docs that still name a definition the code had removed, at one state, for a person to read.
+
+Usage:
+    uv run --no-sync python bench/doc_claims/mine_removed_names.py GIT_DIR COMMIT [--since 2015-01-01]
+
+Starting from the code's history up to COMMIT (`git log -p` over code files), it collects every
+definition name taken out of the code (a removed `def X` / `class X` / `func X` / `type X` /
+`function X` / `obj.X = function` line), drops those still defined or still named anywhere in the code
+at COMMIT (`git grep -w`), and lists every doc line at COMMIT that still names one (`git grep -w` over
+Markdown and reST, changelogs left out). For each it also says which later commit changed that doc
+line (the first commit after COMMIT whose version of the doc no longer has the name there), if any.
+
+These are candidates only: each must be read (is it this repository's name, a history sentence, a
+doc-local example name?) before it becomes a label (see README.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+
+CODE_SPECS = ["*.py", "*.go", "*.js", "*.mjs", "*.cjs", "*.ts"]
+DOC_SPECS = ["*.md", "*.rst", "*.markdown"]
+_HISTORY_DOC = re.compile(r"(?i)(^|/)(changes|changelog|history|news|release|upgrad|migrat|whatsnew)[^/]*$")
+_DEFINITION = re.compile(
+    r"^-\s*(?:async\s+def|def|class|func(?:\s*\([^)]*\))?|type|function|export\s+function|export\s+class)\s+"
+    r"([A-Za-z_]\w{3,})"
+    r"|^-\s*(?:[a-z]\w*\.)+([A-Za-z_]\w{3,})\s*=\s*function"
+)
+
+
+def git(git_dir: str, *args: str) -> str:
+    result = subprocess.run(["git", "--git-dir", git_dir, *args], capture_output=True, check=False)
+    return result.stdout.decode("utf-8", "replace")
+
+
+def removed_definitions(git_dir: str, commit: str, since: str) -> dict[str, str]:
+    """Name → the commit (short id, date, subject) that last removed a definition line of it."""
+    log = git(
+        git_dir,
+        "log",
+        "--no-merges",
+        f"--since={since}",
+        "-p",
+        "-U0",
+        "--format=@@@%h %cs %s",
+        commit,
+        "--",
+        *CODE_SPECS,
+    )
+    removed: dict[str, str] = {}
+    header = ""
+    for line in log.split("\n"):
+        if line.startswith("@@@"):
+            header = line[3:]
+        elif line.startswith("-") and not line.startswith("---"):
+            match = _DEFINITION.match(line)
+            if match:
+                name = match.group(1) or match.group(2)
+                removed.setdefault(name, header)  # log is newest first: keep the latest removal
+    return removed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("git_dir")
+    parser.add_argument("commit")
+    parser.add_argument("--since", default="2012-01-01")
+    args = parser.parse_args()
+    git_dir, commit = args.git_dir, args.commit
+    for name, removal in sorted(removed_definitions(git_dir, commit, args.since).items()):
+        still = subprocess.run(
+            ["git", "--git-dir", git_dir, "grep", "-q", "-w", "-F", name, commit, "--", *CODE_SPECS],
+            capture_output=True,
+            check=False,
+        )
+        if still.returncode == 0:
+            continue
+        hits = git(git_dir, "grep", "-n", "-w", "-F", name, commit, "--", *DOC_SPECS)
+        for hit in hits.splitlines():
+            _rev, doc, line_no, text = hit.split(":", 3)
+            if _HISTORY_DOC.search(doc):
+                continue
+            later = git(git_dir, "log", "--format=%h %cs %s", "--reverse", f"{commit}..HEAD", "-S", name, "--", doc)
+            row = {
+                "state": commit,
+                "doc": doc,
+                "line": int(line_no),
+                "name": name,
+                "removed_from_code_by": removal,
+                "doc_changed_by": later.split("\n", 1)[0],
+                "text": text.strip()[:220],
+            }
+            print(json.dumps(row), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
