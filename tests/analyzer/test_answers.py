@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from sextant.analyzer.sections import canonical_title, missing_sections, split_sections, strip_outer_fence
-from sextant.analyzer.summary_answer import parse_summary
+from sextant.analyzer.reading.answer_sections import (
+    canonical_title,
+    missing_sections,
+    split_sections,
+    strip_outer_fence,
+)
+from sextant.analyzer.reading.summary_answer import parse_summary
 
 
 def test_sections_tolerate_numbering_case_extra_and_code_blocks() -> None:

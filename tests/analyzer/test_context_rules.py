@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sextant.analyzer.context import DOCS_BANNER, NO_DOCS_LINE, chunk_heading, format_context
+from sextant.analyzer.prompting.context import DOCS_BANNER, NO_DOCS_LINE, chunk_heading, format_context
 from sextant.contracts import SelectedChunk
 from sextant.doc_rules import calendar_day
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from sextant.analyzer import app as analyzer
-from sextant.analyzer.context import DOCS_BANNER
+from sextant.analyzer.prompting.context import DOCS_BANNER
 from sextant.bus import Bus, EmbeddedNats, ServiceSpec, build_broker, start_routers
 from sextant.chunkstore import collection_name
 from sextant.chunkstore.edge_store import EdgeChunkStore

@@ -8,8 +8,8 @@ excerpt, in the fencing or in the wording shows up here.
 
 from __future__ import annotations
 
-from sextant.analyzer.context import format_context
-from sextant.analyzer.prompts import analysis_prompt, summary_prompt
+from sextant.analyzer.prompting.context import format_context
+from sextant.analyzer.prompting.prompts import analysis_prompt, summary_prompt
 from sextant.contracts import RepoRef, SelectedChunk
 
 REPO = RepoRef.for_url("https://example.com/acme/auth.git")

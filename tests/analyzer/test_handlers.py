@@ -9,7 +9,8 @@ import msgspec
 
 from sextant.analyzer.config import AnalyzerSettings
 from sextant.analyzer.handlers import NOTHING_INDEXED, on_chunks_selected
-from sextant.analyzer.prompts import FRAMING_LINE, SECTION_TITLES
+from sextant.analyzer.prompting.prompts import FRAMING_LINE
+from sextant.analyzer.report_shape.section_titles import SECTION_TITLES
 from sextant.chunkstore.edge_store import EdgeChunkStore
 from sextant.contracts import (
     AnalysisCompleted,

@@ -6,10 +6,11 @@ from collections.abc import Callable
 from typing import Any
 
 from sextant.analyzer.evidence.gather import RepoEvidence, gather_evidence
-from sextant.analyzer.offline_report import NO_DOCS_LINE, offline_report
-from sextant.analyzer.offline_summary import offline_summary, readme_first_paragraph
-from sextant.analyzer.prompts import SECTION_TITLES
-from sextant.analyzer.sections import split_sections
+from sextant.analyzer.reading.answer_sections import split_sections
+from sextant.analyzer.report_shape.section_titles import SECTION_TITLES
+from sextant.analyzer.writing.doc_accuracy import NO_DOCS_LINE
+from sextant.analyzer.writing.offline_report import offline_report
+from sextant.analyzer.writing.offline_summary import offline_summary, readme_first_paragraph
 from sextant.chunkstore import ChunkPayload
 from sextant.contracts import RepoRef
 

@@ -1,7 +1,7 @@
 """When a doc is stale: more than STALE_DOC_GAP older than the repository's median code-file date.
 
-One definition, shared by the analyzer's age notes (seed §2) and the reviewer's stale-doc demotion
-(seed §3). The gap is absolute, not relative to the repository's age, because relative thresholds
+One definition, shared by the analyzer's age notes and the reviewer's stale-doc demotion
+(docs/analysis.md). The gap is absolute, not relative to the repository's age, because relative thresholds
 misfire on young repositories (with a two-week median, a month-old doc would be flagged).
 
 Dates are the ISO 8601 strings git and the payloads carry ("2026-05-28T10:00:00+02:00", "...Z",

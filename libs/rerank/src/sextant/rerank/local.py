@@ -61,9 +61,9 @@ def local_relevance(query: CodeTerms, document: str) -> float:
 
 
 class LocalReranker:
-    """Offline rerank by code-aware term overlap, calibrated against the seed's 0.6 line.
+    """Offline rerank by code-aware term overlap, calibrated against the 0.6 keep line.
 
-    The seed keeps a stale doc when Cohere scores it at least 0.6: a strong, specific match. Here a
+    The review keeps a stale doc when Cohere scores it at least 0.6: a strong, specific match. Here a
     score is 1 - exp(-evidence), where evidence adds up:
 
     - 1.0 for each *distinctive* query identifier (compound names such as `parse_config`,

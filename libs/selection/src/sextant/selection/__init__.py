@@ -8,9 +8,10 @@ from sextant.selection.budget import (
     SUMMARY_LIMIT,
     doc_cap,
 )
+from sextant.selection.payload_source import PayloadSource
 from sextant.selection.result import Reason, SelectedChunk, Selection
 from sextant.selection.seeds import ROOT_MANIFEST_NAMES, ROOT_MANIFEST_SUFFIXES, seed_rank
-from sextant.selection.select import PayloadSource, select_analysis_chunks, select_from_payloads
+from sextant.selection.select import select_analysis_chunks, select_from_payloads
 
 __all__ = [
     "ANALYSIS_LIMIT",

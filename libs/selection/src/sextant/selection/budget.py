@@ -6,10 +6,10 @@ from fractions import Fraction
 from typing import Final
 
 ANALYSIS_LIMIT: Final = 80
-"""Chunks behind a full analysis (seed §2: the analyzer's 80)."""
+"""Chunks behind a full analysis (the analyzer's 80)."""
 
 SUMMARY_LIMIT: Final = 40
-"""Chunks behind a summary (seed §2: the summarizer's 40)."""
+"""Chunks behind a summary (the summarizer's 40)."""
 
 DOC_SHARE: Final = Fraction(1, 5)
 """Docs take at most this share of the limit (16 of 80, 8 of 40); an exact fraction, so no float
@@ -19,7 +19,7 @@ MAX_CHUNKS_PER_FILE: Final = 3
 """At most this many chunks of one file, so a long file cannot crowd out the rest of the repo."""
 
 DEFAULT_PAGE_SIZE: Final = 256
-"""Payloads per scroll page (seed §2)."""
+"""Payloads per scroll page."""
 
 
 def doc_cap(limit: int) -> int:

@@ -1,6 +1,6 @@
 """select_analysis_chunks: the context behind an analysis, chosen from a payload-only scroll.
 
-The rules (seed §2, issue 5), in the order they apply:
+The rules (docs/analysis.md, "Selection"), in the order they apply:
 
 1. Seeds. Root README* files and root build manifests are offered first in their kind's stream
    (a README.md is a doc, package.json is code), taking turns chunk by chunk. They obey the same
@@ -24,7 +24,7 @@ returned; a selection holds min(limit, chunks in the repo) chunks. Why:
   chunk is in, an extra doc crowds out nothing; it only replaces an empty slot. The analyzer still
   frames docs as possibly outdated, with age notes, and the Documentation Accuracy section exists
   to weigh them, so a doc-heavy repository (a spec, a handbook) is analysed from what it holds.
-- The seed returns everything for a repository with fewer chunks than the limit (caps are no-ops
+- The design returns everything for a repository with fewer chunks than the limit (caps are no-ops
   there). A strict cap above that size would make the selection shrink as the repository grows
   by one chunk: 79 chunks of docs and a little code gives 79, 81 would give 16 docs plus the code.
   With "caps never leave slots empty", tiny-repo pass-through is a consequence, not a special case.
@@ -43,22 +43,14 @@ over the whole repository, not over the picked chunks.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Protocol
 
 from sextant.chunkstore.payload import ChunkPayload
 from sextant.doc_rules import median_date
 from sextant.selection.budget import DEFAULT_PAGE_SIZE, MAX_CHUNKS_PER_FILE, doc_cap
 from sextant.selection.inventory import FileChunks, Inventory
+from sextant.selection.payload_source import PayloadSource
 from sextant.selection.result import SelectedChunk, Selection
 from sextant.selection.streams import Offer, offer_order, take
-
-
-class PayloadSource(Protocol):
-    """Anything that scrolls a repository's chunk payloads without vectors (the chunk store port)."""
-
-    def scroll_payloads(self, repo_key: str, page_size: int) -> Iterable[ChunkPayload]:
-        """Every chunk payload of one repository, fetched page by page."""
-        ...
 
 
 def select_analysis_chunks(

@@ -7,10 +7,11 @@ from collections.abc import Mapping, Sequence
 from faststream.nats import NatsRouter
 
 from sextant.analyzer.config import AnalyzerSettings
-from sextant.analyzer.handlers import STAGE, PayloadSource, on_chunks_selected
+from sextant.analyzer.handlers import STAGE, on_chunks_selected
 from sextant.bus import Bus, RouterFactory, consume
 from sextant.contracts import ChunksSelected, Event
 from sextant.llm import LanguageModel, model_from_env
+from sextant.selection import PayloadSource
 
 SERVICE_NAME = "analyzer"
 DURABLE = "analyzer"

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from sextant.config import env_int
 
 ANALYSIS_MAX_TOKENS = 5120
-"""Output budget of the analysis (the seed's 4096 plus headroom for the seventh section)."""
+"""Output budget of the analysis (4096 plus headroom for the seventh section; see docs/analysis.md)."""
 SUMMARY_MAX_TOKENS = 1024
 """Output budget of the summary (two short parts)."""
 CLAIMS_IN_PROMPT = 60

@@ -8,22 +8,18 @@ and the text says so on its first line. The prompt is assembled either way and k
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
-from typing import Protocol
 
 import msgspec
 
 from sextant.analyzer.config import AnalyzerSettings
-from sextant.analyzer.context import format_context
 from sextant.analyzer.evidence.gather import RepoEvidence, gather_evidence
-from sextant.analyzer.model_call import call_model, failure_reason
-from sextant.analyzer.model_report import model_report
-from sextant.analyzer.offline_report import offline_report
-from sextant.analyzer.offline_summary import offline_summary
-from sextant.analyzer.prompts import analysis_prompt, summary_prompt
-from sextant.analyzer.sections import split_sections
-from sextant.analyzer.summary_answer import parse_summary
-from sextant.chunkstore.payload import ChunkPayload
+from sextant.analyzer.prompting.context import format_context
+from sextant.analyzer.prompting.prompts import Prompt, analysis_prompt, summary_prompt
+from sextant.analyzer.reading.answer_sections import split_sections
+from sextant.analyzer.reading.summary_answer import parse_summary
+from sextant.analyzer.writing.model_report import model_report
+from sextant.analyzer.writing.offline_report import offline_report
+from sextant.analyzer.writing.offline_summary import offline_summary
 from sextant.contracts import (
     AnalysisCompleted,
     ChunksSelected,
@@ -37,19 +33,13 @@ from sextant.contracts import (
     utc_now_iso,
 )
 from sextant.doc_claims import render_findings_markdown
-from sextant.llm import Completion, LanguageModel, LanguageModelError
+from sextant.llm import Completion, LanguageModel, LanguageModelError, failure_reason, traced_completion
+from sextant.selection import PayloadSource
 
 STAGE = "analyzer"
 NO_MODEL_REASON = "none is configured"
+MODEL_SPAN = "analyzer.model_call"
 NOTHING_INDEXED = "the index holds no chunks for this repository, so there is nothing to analyse"
-
-
-class PayloadSource(Protocol):
-    """Anything that scrolls a repository's chunk payloads without vectors (the chunk store port)."""
-
-    def scroll_payloads(self, repo_key: str, page_size: int = ...) -> Iterable[ChunkPayload]:
-        """Every chunk payload of one repository, page by page."""
-        ...
 
 
 async def _evidence(store: PayloadSource, event: ChunksSelected, *, check_doc_claims: bool) -> RepoEvidence:
@@ -59,6 +49,12 @@ async def _evidence(store: PayloadSource, event: ChunksSelected, *, check_doc_cl
 
     # The scroll and the checks are blocking work; the bus keeps heartbeating meanwhile.
     return await asyncio.to_thread(scroll_and_gather)
+
+
+async def _call(model: LanguageModel, prompt: Prompt, max_tokens: int, purpose: str) -> Completion:
+    return await traced_completion(
+        model, system=prompt.system, prompt=prompt.user, max_tokens=max_tokens, span_name=MODEL_SPAN, purpose=purpose
+    )
 
 
 def _usage(completion: Completion | None) -> TokenUsage:
@@ -95,7 +91,7 @@ async def analyze(
     reason = NO_MODEL_REASON
     if model is not None:
         try:
-            completion = await call_model(model, prompt, max_tokens=settings.analysis_max_tokens, purpose="analysis")
+            completion = await _call(model, prompt, settings.analysis_max_tokens, "analysis")
         except LanguageModelError as error:
             reason = failure_reason(model, error)
     if completion is not None:
@@ -143,7 +139,7 @@ async def summarize(
     reason = NO_MODEL_REASON
     if model is not None:
         try:
-            completion = await call_model(model, prompt, max_tokens=settings.summary_max_tokens, purpose="summary")
+            completion = await _call(model, prompt, settings.summary_max_tokens, "summary")
         except LanguageModelError as error:
             reason = failure_reason(model, error)
     if completion is not None:

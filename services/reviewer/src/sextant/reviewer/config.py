@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from sextant.config import env_int
 
 RETRIEVAL_LIMIT = 50
-"""Chunks the hybrid search returns for a review (the seed's 50)."""
+"""Chunks the hybrid search returns for a review (50; see docs/analysis.md, "Review context")."""
 QUERY_MAX_CHARS = 4_000
 """Bound on the retrieval query built from the title and the diff."""
 REVIEW_MAX_TOKENS = 4_096

@@ -21,7 +21,7 @@ from sextant.contracts import (
 from sextant.doc_rules import payload_date
 from sextant.gitsource.access import Provider, RepoSource
 from sextant.gitsource.errors import GitSourceError
-from sextant.llm import LanguageModelError
+from sextant.llm import LanguageModelError, traced_completion
 from sextant.reviewer.deps import ReviewerDeps
 from sextant.reviewer.diff_reading import read_diff
 from sextant.reviewer.doc_drift import find_doc_drift
@@ -33,6 +33,7 @@ from sextant.reviewer.retrieval import build_query, retrieve
 from sextant.telemetry import tracer
 
 STAGE = "reviewer"
+MODEL_SPAN = "reviewer.model_call"
 logger = logging.getLogger(__name__)
 _tracer = tracer(__name__)
 
@@ -108,22 +109,19 @@ async def _model_review(
 ) -> tuple[list[ReviewFinding], TokenUsage, str, str]:
     if deps.model is None:
         return [], TokenUsage(), "none", "none"
-    attributes = {"gen_ai.system": deps.model.provider, "gen_ai.request.model": deps.model.model}
-    with _tracer.start_as_current_span("reviewer.model_call", attributes=attributes) as span:
-        try:
-            completion = await deps.model.complete(
-                system=REVIEW_SYSTEM_PROMPT, prompt=prompt, max_tokens=deps.settings.max_tokens
-            )
-        except LanguageModelError as error:
-            warnings.append(f"the language model failed ({error}); this review is evidence only")
-            logger.warning("review model call failed: %s", error)
-            return [], TokenUsage(), "none", "none"
-        span.set_attributes(
-            {
-                "gen_ai.usage.input_tokens": completion.input_tokens,
-                "gen_ai.usage.output_tokens": completion.output_tokens,
-            }
+    try:
+        completion = await traced_completion(
+            deps.model,
+            system=REVIEW_SYSTEM_PROMPT,
+            prompt=prompt,
+            max_tokens=deps.settings.max_tokens,
+            span_name=MODEL_SPAN,
+            purpose="review",
         )
+    except LanguageModelError as error:
+        warnings.append(f"the language model failed ({error}); this review is evidence only")
+        logger.warning("review model call failed: %s", error)
+        return [], TokenUsage(), "none", "none"
     usage = TokenUsage(input_tokens=completion.input_tokens, output_tokens=completion.output_tokens)
     return parse_findings(completion.text), usage, completion.model, completion.provider
 

@@ -1,4 +1,4 @@
-"""The seed's §3 rules, in one helper every review flow calls after rerank and before the prompt.
+"""The review-context recency rules (docs/analysis.md), applied after rerank and before the prompt.
 
 - Median: the median last-modified date of the *retrieved* code chunks' files (no extra store trip).
 - Demotion: a doc chunk stale by the shared rule (``sextant.doc_rules.is_stale_doc``: more than
@@ -23,7 +23,7 @@ from sextant.doc_rules import calendar_day, is_stale_doc, median_date, months_ol
 from sextant.llm import clean_untrusted_line
 
 KEEP_STALE_DOC_SCORE = 0.6
-"""A stale doc chunk scoring at least this in rerank keeps its place (the seed's threshold)."""
+"""A stale doc chunk scoring at least this in rerank keeps its place (docs/analysis.md)."""
 DOC_HEADER_NOTE = "(documentation — verify against code)"
 
 

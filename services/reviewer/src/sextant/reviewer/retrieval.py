@@ -72,7 +72,7 @@ async def retrieve(
         reranker: Cohere or the local fallback; it never raises.
         repo_key: Repository to search.
         query: The retrieval query.
-        limit: How many hits to fuse (the seed's 50).
+        limit: How many hits to fuse (50 by default).
 
     Returns:
         The reranked chunks (scores None when rerank failed) and any warnings.

@@ -11,7 +11,7 @@ from sextant.selection import ANALYSIS_LIMIT, SUMMARY_LIMIT
 
 @dataclass(frozen=True)
 class SelectorSettings:
-    """How many chunks each purpose gets (the seed's 80 and 40 unless overridden)."""
+    """How many chunks each purpose gets (80 and 40 unless overridden)."""
 
     analysis_limit: int = ANALYSIS_LIMIT
     """SELECT_ANALYSIS_LIMIT."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from sextant.analyzer.prompts import SECTION_TITLES
+from sextant.analyzer.report_shape.section_titles import SECTION_TITLES
 
 _HEADING = re.compile(r"^##(?!#)\s*(.+?)\s*#*\s*$")
 _FENCE_LINE = re.compile(r"^\s*(```|~~~)")

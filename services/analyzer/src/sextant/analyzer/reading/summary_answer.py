@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from sextant.analyzer.sections import strip_outer_fence
+from sextant.analyzer.reading.answer_sections import strip_outer_fence
 
 # "## Purpose", "**Purpose:** text", "Purpose: text", "### Summary" ...
 _PART = re.compile(r"^\s*(?:#{1,6}\s*)?[*_]*(purpose|summary)[*_]*\s*(?::[*_]*\s*(.*)|$)", re.IGNORECASE)

@@ -12,17 +12,15 @@ from collections import Counter
 from sextant.analyzer.evidence.gather import RepoEvidence
 from sextant.analyzer.evidence.manifests import Manifest
 from sextant.analyzer.evidence.test_files import is_test_path
-from sextant.analyzer.markdown_text import code_span, listing, number, plural
-from sextant.analyzer.prompts import DOC_ACCURACY, SECTION_TITLES
+from sextant.analyzer.report_shape.section_titles import DOC_ACCURACY, SECTION_TITLES
+from sextant.analyzer.writing.doc_accuracy import documentation_accuracy
+from sextant.analyzer.writing.markdown_text import code_span, listing, number, plural
 from sextant.contracts import RepoRef
-from sextant.doc_claims import render_findings_markdown
-from sextant.doc_rules import STALE_DOC_GAP, age_phrase, calendar_day
+from sextant.doc_rules import calendar_day
 from sextant.llm import clean_untrusted_line
 from sextant.telemetry import tracer
 
 NO_MODEL_LINE = "No language model was used for this analysis"
-NO_DOCS_LINE = "No documentation was provided."
-"""The seventh section when the repository has no docs (the seed's "say so in one line")."""
 
 _ENTRY_POINT = re.compile(
     r"^(__main__\.py|main\.(py|go|rs|c|cc|cpp|java|kt|ts|js)|cli\.py|app\.py|index\.(js|ts|mjs)|server\.(js|ts|go|py)"
@@ -194,34 +192,6 @@ def _dependencies(ev: RepoEvidence) -> str:
         lines.append(f"Taken from a git repository, path or URL: {listing([code_span(n) for n in sourced])}.")
     lines += [f"Could not read {code_span(m.path)}: {m.error}." for m in ev.manifests if m.error]
     return "\n".join(lines)
-
-
-def documentation_accuracy(ev: RepoEvidence, limit: int) -> str:
-    """The seventh section from the doc-claim findings and the docs' ages.
-
-    Args:
-        ev: The evidence.
-        limit: Findings listed at most.
-
-    Returns:
-        The section's text (without its heading).
-    """
-    report = ev.doc_report
-    if report.totals.docs == 0 and not report.skipped_docs:
-        return NO_DOCS_LINE
-    text = render_findings_markdown(report, limit).rstrip()
-    median = calendar_day(ev.median_code)
-    stale = [
-        f"{code_span(d.doc)} (last modified {calendar_day(d.last_modified_at)} — {phrase})"
-        for d in report.docs
-        if (phrase := age_phrase(d.last_modified_at, ev.median_code))
-    ]
-    if stale:
-        text += (
-            f"\n\nDocs more than {STALE_DOC_GAP.count} months older than typical code (median code-file date "
-            f"{median}): {listing(stale)}."
-        )
-    return text
 
 
 def offline_report(repo: RepoRef, head_sha: str | None, ev: RepoEvidence, *, reason: str, claims_limit: int) -> str:

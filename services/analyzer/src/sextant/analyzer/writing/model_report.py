@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from sextant.analyzer.config import AnalyzerSettings
 from sextant.analyzer.evidence.gather import RepoEvidence
-from sextant.analyzer.offline_report import documentation_accuracy
-from sextant.analyzer.prompts import DOC_ACCURACY
-from sextant.analyzer.sections import missing_sections, split_sections, strip_outer_fence
+from sextant.analyzer.reading.answer_sections import missing_sections, split_sections, strip_outer_fence
+from sextant.analyzer.report_shape.section_titles import DOC_ACCURACY
+from sextant.analyzer.writing.doc_accuracy import documentation_accuracy
 from sextant.llm import Completion
 
 _BUDGET_STOPS = frozenset({"max_tokens", "length"})

@@ -1,4 +1,4 @@
-"""The analysis context (seed §2, "Context formatting"): code first, then docs in a framed block.
+"""The analysis context (docs/analysis.md, "Framing"): code first, then docs in a framed block.
 
 Each excerpt is headed `// path (last modified 2026-05-28)` — the date only when known — and docs
 that are stale by the shared rule carry the relative age note when the median code date is known.
@@ -17,7 +17,7 @@ from sextant.llm import clean_untrusted_line, fence_untrusted
 from sextant.telemetry import tracer
 
 DOCS_BANNER = "--- Documentation excerpts (prose may be outdated; the code is the source of truth) ---"
-"""The line that opens the documentation block, word for word from the seed."""
+"""The line that opens the documentation block, kept word for word (docs/analysis.md)."""
 NO_DOCS_LINE = "(No documentation excerpts were selected.)"
 """Stands in the documentation block when the selection holds no doc, so the model can say so."""
 

@@ -6,7 +6,7 @@ import re
 
 from sextant.analyzer.evidence.gather import RepoEvidence
 from sextant.analyzer.evidence.manifests import clean_description
-from sextant.analyzer.markdown_text import number, plural
+from sextant.analyzer.writing.markdown_text import number, plural
 from sextant.doc_rules import calendar_day
 from sextant.llm import clean_untrusted_line
 

@@ -1,7 +1,7 @@
-"""The analysis and summary prompts (seed §2, "Prompt changes" and "Summarizer").
+"""The analysis and summary prompts (docs/analysis.md, "Framing").
 
-The system prompt carries the seed's framing line and the rule that fenced text is data. The
-analysis asks for seven sections, the seventh in the seed's words, and hands the model the doc-claim
+The system prompt carries the framing line and the rule that fenced text is data. The
+analysis asks for seven sections, the seventh in fixed words, and hands the model the doc-claim
 findings Sextant computed over the whole index before any model saw the docs. The summary reads the
 40-chunk selection under the same framing line, has no seventh section, and asks for two headed
 parts (purpose, summary) so that its answer parses.
@@ -11,7 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sextant.analyzer.context import FormattedContext
+from sextant.analyzer.prompting.context import FormattedContext
+from sextant.analyzer.report_shape.section_titles import (
+    ANALYSIS_SECTIONS,
+    DOC_ACCURACY,
+    PURPOSE_HEADING,
+    SUMMARY_HEADING,
+)
 from sextant.contracts import RepoRef
 from sextant.doc_rules import STALE_DOC_GAP, calendar_day
 from sextant.llm import UNTRUSTED_DATA_RULE, clean_untrusted_line, fence_untrusted
@@ -21,49 +27,7 @@ FRAMING_LINE = (
     "Documentation excerpts describe intent at the time they were written. Verify claims against "
     "the code; never repeat a documentation claim as fact without code evidence."
 )
-"""The seed's framing line, in the preamble of both prompts."""
-
-DOC_ACCURACY = "Documentation Accuracy"
-DOC_ACCURACY_INSTRUCTION = (
-    "Compare documentation claims against the code. List claims the code contradicts or that appear "
-    "outdated (cite the doc file and the contradicting code). Note which docs appear current and "
-    "trustworthy. If no documentation was provided, say so in one line."
-)
-"""The seventh section's instruction, word for word from the seed."""
-
-ANALYSIS_SECTIONS: tuple[tuple[str, str], ...] = (
-    (
-        "Architecture Overview",
-        "How the system is organised: its main parts, how they talk to each other, and its entry points.",
-    ),
-    (
-        "Tech Stack",
-        "Languages, frameworks, libraries and tools, as the code and the manifests show them.",
-    ),
-    (
-        "Code Quality",
-        "Structure, naming, error handling, tests and consistency, citing the files you judge.",
-    ),
-    (
-        "Security Observations",
-        "Risky patterns, secret handling, input validation and trust boundaries, citing files; "
-        "say so in one line when the excerpts show nothing notable.",
-    ),
-    (
-        "Key Components",
-        "The most important modules, classes and functions, and what each one does.",
-    ),
-    (
-        "Dependencies & Risks",
-        "Declared dependencies, notable or risky ones, and operational or maintenance risks.",
-    ),
-    (DOC_ACCURACY, DOC_ACCURACY_INSTRUCTION),
-)
-"""The seven required sections, in order: title and what the section must say."""
-SECTION_TITLES: tuple[str, ...] = tuple(title for title, _ in ANALYSIS_SECTIONS)
-
-PURPOSE_HEADING = "Purpose"
-SUMMARY_HEADING = "Summary"
+"""The framing line, in the preamble of both prompts (docs/analysis.md)."""
 
 _ANALYSIS_ROLE = "You are a senior software engineer writing an analysis of a code repository for its team."
 _SUMMARY_ROLE = "You are a senior software engineer writing a short summary of a code repository."

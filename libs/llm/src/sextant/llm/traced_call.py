@@ -1,28 +1,35 @@
-"""One traced language-model call: provider, model and token usage on the span, never prompt text."""
+"""One traced language-model call: provider, model and token usage on the span, never prompt text.
+
+The analyzer and the reviewer both ask a model through `traced_completion`, so every model call in
+a trace looks the same (OpenTelemetry's ``gen_ai.*`` attributes) and a failure is an error span.
+"""
 
 from __future__ import annotations
 
 from opentelemetry.trace import Status, StatusCode
 
-from sextant.analyzer.prompts import Prompt
-from sextant.llm import Completion, LanguageModel, LanguageModelError
+from sextant.llm.completion import Completion, LanguageModel, LanguageModelError
 from sextant.telemetry import tracer
 
 
-async def call_model(model: LanguageModel, prompt: Prompt, *, max_tokens: int, purpose: str) -> Completion:
-    """Ask the model once (its client retries transient failures within its own bounds).
+async def traced_completion(
+    model: LanguageModel, *, system: str, prompt: str, max_tokens: int, span_name: str, purpose: str
+) -> Completion:
+    """Ask the model once (its client retries transient failures within its own bounds), in a span.
 
     Args:
         model: The configured model.
-        prompt: System and user prompt.
+        system: The system prompt.
+        prompt: The user prompt.
         max_tokens: Output budget.
-        purpose: "analysis" or "summary" (span attribute).
+        span_name: The span's name, e.g. "analyzer.model_call".
+        purpose: What the call is for ("analysis", "summary", "review"), a span attribute.
 
     Returns:
         The completion.
 
     Raises:
-        LanguageModelError: when the call failed for good.
+        LanguageModelError: when the call failed for good (the span records status and attempts).
     """
     attributes: dict[str, str | int] = {
         "gen_ai.operation.name": "chat",
@@ -30,11 +37,11 @@ async def call_model(model: LanguageModel, prompt: Prompt, *, max_tokens: int, p
         "gen_ai.request.model": model.model,
         "gen_ai.request.max_tokens": max_tokens,
         "sextant.purpose": purpose,
-        "sextant.prompt_chars": len(prompt.system) + len(prompt.user),
+        "sextant.prompt_chars": len(system) + len(prompt),
     }
-    with tracer(__name__).start_as_current_span("analyzer.model_call", attributes=attributes) as span:
+    with tracer(__name__).start_as_current_span(span_name, attributes=attributes) as span:
         try:
-            completion = await model.complete(system=prompt.system, prompt=prompt.user, max_tokens=max_tokens)
+            completion = await model.complete(system=system, prompt=prompt, max_tokens=max_tokens)
         except LanguageModelError as error:
             span.set_attribute("error.type", "LanguageModelError")
             span.set_attribute("sextant.model_attempts", error.attempts)
