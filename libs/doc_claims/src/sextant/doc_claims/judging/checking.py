@@ -12,17 +12,17 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol
 
 from sextant.doc_claims.claims import name_shapes as shapes
 from sextant.doc_claims.claims.claim import Claim
 from sextant.doc_claims.claims.history_docs import is_history_doc
 from sextant.doc_claims.claims.known_names import THIRD_PARTY_ENV_PREFIXES, WELL_KNOWN_FILES
 from sextant.doc_claims.judging.code_facts import CodeFacts, Site, SymbolSite
-from sextant.doc_claims.judging.finding import ClaimFinding
+from sextant.doc_claims.judging.finding import ClaimFinding, ClaimStatus
 from sextant.doc_claims.judging.index_coverage import has_no_extension, index_can_hold, unindexed_hidden_folder
+from sextant.doc_claims.judging.qualified_names import resolve_qualified
 from sextant.doc_rules.kinds import DOC_EXTENSIONS
-from sextant.doc_rules.staleness import is_stale_doc, months_older, parse_iso_date
 
 
 @dataclass(frozen=True)
@@ -32,31 +32,52 @@ class Resolution:
     status: Literal["verified", "contradicted", "unverifiable"]
     evidence: str
     code_path: str | None = None
-    """The file or folder the claim resolved to: its date is compared with the doc's."""
+    """The file or folder the claim resolved to."""
+    absent_name: str | None = None
+    """The simple name looked for and not found at the head (history may know it)."""
+    site: SymbolSite | None = None
+    """The definition a symbol claim resolved to (its changes over time can make the claim outdated)."""
+    removed_by: str | None = None
+    removed_at: str | None = None
+    replacement: str | None = None
+    changed: str | None = None
 
 
 def check_claims(
-    claims: Iterable[Claim], facts: CodeFacts, *, doc_dates: Mapping[str, str | None]
+    claims: Iterable[Claim],
+    facts: CodeFacts,
+    *,
+    doc_dates: Mapping[str, str | None],
+    history: ClaimHistory | None = None,
 ) -> list[ClaimFinding]:
-    """Judge each claim against the code facts and the docs' dates.
+    """Judge each claim against the code facts and, when given, the repository's history.
 
     Args:
         claims: Claims from extract_claims (any docs).
-        facts: The indexed code, from CodeFacts.from_payloads.
-        doc_dates: Doc path → its last commit date (ISO 8601) or None when unknown; a doc missing
-            here is treated as undated (never outdated).
+        facts: The code at the judged commit.
+        doc_dates: Doc path → its last commit date (ISO 8601) or None when unknown.
+        history: The repository's history (names it once defined, definitions that changed since
+            the doc); None for an index alone, where nothing is outdated and absent names stay as
+            the wording makes them.
 
     Returns:
         One finding per claim (none for changelog and release-notes docs), sorted by doc, line,
         ref and kind.
     """
-    findings = []
-    for claim in claims:
-        if is_history_doc(claim.doc):
-            continue
-        resolution = resolve(claim, facts)
-        findings.append(_dated(claim, resolution, facts, doc_dates.get(claim.doc)))
+    judged = [(claim, resolve(claim, facts)) for claim in claims if not is_history_doc(claim.doc)]
+    if history is not None:
+        judged = history.judge(judged, facts)
+    findings = [_finding(claim, resolution) for claim, resolution in judged]
+    del doc_dates  # dates matter only through history: a file's date alone says nothing of a definition
     return sorted(findings, key=lambda f: (f.doc, f.line, f.ref, f.kind, f.status))
+
+
+class ClaimHistory(Protocol):
+    """What the repository's history adds to resolutions (see past_names and definition_changes)."""
+
+    def judge(self, judged: list[tuple[Claim, Resolution]], facts: CodeFacts) -> list[tuple[Claim, Resolution]]:
+        """Revise resolutions with history: absent names once defined, definitions changed since the doc."""
+        ...
 
 
 def resolve(claim: Claim, facts: CodeFacts) -> Resolution:
@@ -80,27 +101,20 @@ def resolve(claim: Claim, facts: CodeFacts) -> Resolution:
     return resolvers[claim.kind](claim, facts)
 
 
-def _dated(claim: Claim, resolution: Resolution, facts: CodeFacts, doc_date: str | None) -> ClaimFinding:
-    status: Literal["verified", "contradicted", "outdated", "unverifiable"] = resolution.status
-    evidence = resolution.evidence
-    path = resolution.code_path
-    if status == "verified" and path is not None:
-        code_date = facts.last_modified.get(path) or facts.directory_last_modified.get(path)
-        if is_stale_doc(doc_date, code_date):
-            months = months_older(doc_date, code_date)
-            status = "outdated"
-            evidence = (
-                f"doc last modified {_day(doc_date)}; {path} modified {_day(code_date)} "
-                f"({months} months later); {evidence}"
-            )
+def _finding(claim: Claim, resolution: Resolution) -> ClaimFinding:
+    status: ClaimStatus = "outdated" if resolution.changed and resolution.status == "verified" else resolution.status
     return ClaimFinding(
-        doc=claim.doc, line=claim.line, ref=claim.ref, kind=claim.kind, status=status, evidence=evidence
+        doc=claim.doc,
+        line=claim.line,
+        ref=claim.ref,
+        kind=claim.kind,
+        status=status,
+        evidence=resolution.evidence,
+        removed_by=resolution.removed_by,
+        removed_at=resolution.removed_at,
+        replacement=resolution.replacement,
+        changed=resolution.changed,
     )
-
-
-def _day(date: str | None) -> str:
-    parsed = parse_iso_date(date)
-    return parsed.date().isoformat() if parsed else "unknown"
 
 
 def _where(site: Site) -> str:
@@ -208,26 +222,33 @@ def _resolve_symbol(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR0
     last = name.rsplit(".", 1)[-1]
     if name in facts.qualified_symbols:
         sites = facts.qualified_symbols[name]
-        return Resolution("verified", _defined(sites), sites[0].path)
-    if last in facts.symbols:
-        sites = facts.symbols[last]
-        return Resolution("verified", _defined(sites), sites[0].path)
+        return Resolution("verified", _defined(sites), sites[0].path, site=sites[0])
     if name in facts.modules:
         path = facts.modules[name]
         return Resolution("verified", f"module {name} is {path}", path)
+    if "." in name and (lookup := resolve_qualified(name, facts)) is not None:
+        if lookup.found:
+            return Resolution("verified", lookup.evidence, lookup.path, site=lookup.site)
+        if lookup.foreign_base is not None:
+            return Resolution("unverifiable", lookup.evidence)
+        return Resolution(_absent(claim), lookup.evidence, absent_name=last)
+    if last in facts.symbols:
+        sites = facts.symbols[last]
+        return Resolution("verified", _defined(sites), sites[0].path, site=sites[0] if "." not in name else None)
     if (site := facts.identifiers.get(last)) is not None:
-        return Resolution("verified", f"named in {_where(site)} (no definition indexed)", site.path)
+        return Resolution("verified", f"named in {_where(site)} (no definition in the code)", site.path)
     if "." in name:
         root = name.split(".", 1)[0]
         if root not in facts.packages and root not in facts.symbols:
             return Resolution(
-                "unverifiable", f"{root} is not a package or symbol of the indexed code (another library?)"
+                "unverifiable", f"{root} is not a package or symbol of this repository (another library?)"
             )
     if claim.explicit:
-        return Resolution("contradicted", f"no file or symbol named {name} in the indexed code")
+        return Resolution("contradicted", f"no file or symbol named {name} in the indexed code", absent_name=last)
     return Resolution(
         "unverifiable",
-        f"no symbol named {name} in the indexed code; the name may not refer to this repository",
+        f"no symbol named {name} in the code; the name may not refer to this repository",
+        absent_name=last,
     )
 
 

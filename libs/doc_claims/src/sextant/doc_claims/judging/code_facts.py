@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
@@ -21,6 +22,8 @@ _NOT_SYMBOLS = frozenset({"window", "section", "file", "module", "document"})
 # Identifiers, compound keys (a.b, dry-run) and flags (--force) as they appear in code text.
 _TOKEN = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*|[A-Za-z_]\w*(?:[.-][A-Za-z_]\w*)*")
 _COMPOUND_PARTS = re.compile(r"[.-]")
+_CLASS_TYPES = frozenset({"class", "struct", "interface", "record", "trait", "enum"})
+_BASES = re.compile(r"^\s*(?:class|struct|interface)\s+\w+\s*(?:\[[^\]]*\])?\s*\(([^)]*)\)|\bextends\s+([\w.]+)")
 _SAMPLE_FOLDERS = frozenset(
     {"docs", "doc", "examples", "example", "samples", "sample", "tests", "test", "bench", "benchmarks"}
 )
@@ -75,6 +78,10 @@ class CodeFacts:
     """File → last commit date (ISO 8601), None when unknown."""
     directory_last_modified: Mapping[str, str]
     """Folder → the newest known last commit date of the files under it."""
+    file_tokens: Mapping[str, frozenset[str]] = dataclasses.field(default_factory=dict)
+    """Code file → every identifier token of its text (what a module defines, imports or re-exports)."""
+    class_bases: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
+    """Class name → the simple names of its bases, from its declaration line."""
     whole_tree: bool = False
     """True when `files` holds the commit's whole git tree (not only indexed files): then an absent
     path is absent from the repository, whatever its kind."""
@@ -108,6 +115,8 @@ class CodeFactsCollector:
         self._programs: dict[str, Site] = {}
         self._dates: dict[str, str | None] = {}
         self._whole_tree = False
+        self._file_tokens: dict[str, set[str]] = defaultdict(set)
+        self._bases: dict[str, tuple[str, ...]] = {}
 
     def add_tree(self, paths: Iterable[str]) -> None:
         """Take in every path of the commit's git tree, so paths are judged against all of it.
@@ -140,6 +149,8 @@ class CodeFactsCollector:
         if not name or payload.symbol_type in _NOT_SYMBOLS:
             return
         qualified = f"{payload.parent}.{name}" if payload.parent else name
+        if payload.symbol_type in _CLASS_TYPES and payload.signature and name not in self._bases:
+            self._bases[name] = class_bases(payload.signature)
         site = SymbolSite(payload.path, payload.start_line, payload.symbol_type, qualified)
         _keep_first(self._symbols[name.rsplit(".", 1)[-1]], (site.path, qualified), site)
         forms = {qualified}
@@ -160,6 +171,7 @@ class CodeFactsCollector:
                 if token[0] != "-" and ("." in token or "-" in token):
                     for part in _COMPOUND_PARTS.split(token):
                         first_lines.setdefault(part, index)
+        self._file_tokens[path].update(first_lines)
         identifiers = self._identifiers
         for token, index in first_lines.items():
             current = identifiers.get(token)
@@ -189,6 +201,8 @@ class CodeFactsCollector:
             identifiers=dict(self._identifiers),
             last_modified=dict(self._dates),
             directory_last_modified=self._directory_dates(),
+            file_tokens={path: frozenset(tokens) for path, tokens in self._file_tokens.items()},
+            class_bases=dict(self._bases),
             whole_tree=self._whole_tree,
         )
 
@@ -231,6 +245,29 @@ class CodeFactsCollector:
                 if key != "." and (key not in newest or parsed > newest[key][0]):
                     newest[key] = (parsed, date)
         return {folder: value for folder, (_, value) in newest.items()}
+
+
+def class_bases(signature: str) -> tuple[str, ...]:
+    """The simple names of a class's bases from its declaration (`class A(b.B, C[int], metaclass=M)`).
+
+    Args:
+        signature: The declaration line(s).
+
+    Returns:
+        Base names without qualifiers or type arguments; keyword arguments (metaclass=) left out.
+    """
+    match = _BASES.search(signature)
+    if match is None:
+        return ()
+    if match.group(2):
+        return (match.group(2).rsplit(".", 1)[-1],)
+    bases = []
+    for raw in re.split(r",(?![^\[]*\])", match.group(1)):
+        part = raw.strip()
+        if not part or "=" in part or part.startswith("*"):
+            continue
+        bases.append(part.split("[", 1)[0].rsplit(".", 1)[-1].strip())
+    return tuple(b for b in bases if b)
 
 
 def _keep_first(sites: dict[tuple[str, str], SymbolSite], key: tuple[str, str], site: SymbolSite) -> None:

@@ -3,26 +3,28 @@
 from __future__ import annotations
 
 import unicodedata
+from collections import defaultdict
 
 from sextant.doc_claims.judging.finding import ClaimFinding
 from sextant.doc_claims.report.summary import DocCheckReport
 
-# Most telling first: what the code contradicts, what it outgrew, what it confirms, what it can't tell.
-_PRIORITY = {"contradicted": 0, "outdated": 1, "verified": 2, "unverifiable": 3}
+_ALARMS = ("contradicted", "outdated")
 
 
 def render_findings_markdown(report: DocCheckReport, limit: int = 50) -> str:
-    """Summarise a doc check as Markdown.
+    """Summarise a doc check as Markdown: what a maintainer should fix first, then what checks out.
 
     Args:
-        report: The result of check_docs.
-        limit: How many findings to list at most (contradicted first, then outdated, verified,
-            unverifiable); the rest are counted.
+        report: The result of check_docs or check_repository.
+        limit: How many doc lines with alarms to list at most (contradicted first, then outdated);
+            the rest are counted.
 
     Returns:
-        A headline with totals, the docs likely outdated, the docs that check out, and one bullet
-        per finding. Repository text (refs, paths) is cleaned of control and invisible characters
-        and backticks, and shortened, so it cannot break out of the block it is put in.
+        A headline with totals, the docs likely outdated, the docs that check out (verified claims
+        as a count per doc, never a list), then one bullet per doc line with an alarm: where the
+        name was defined, what removed it and what replaced it, or what changed in its definition.
+        Repository text (refs, paths) is cleaned of control and invisible characters and backticks,
+        and shortened, so it cannot break out of the block it is put in.
     """
     totals = report.totals
     if totals.docs == 0:
@@ -37,6 +39,8 @@ def render_findings_markdown(report: DocCheckReport, limit: int = 50) -> str:
     ]
     if report.skipped_docs:
         lines.append(f"Changelogs and release notes not checked (history): {_names(report.skipped_docs)}.")
+    if report.history_note:
+        lines.append(f"History: {_clean(report.history_note, 240)}.")
     suspect = [d for d in report.docs if d.likely_outdated]
     if suspect:
         lines.append(
@@ -51,20 +55,53 @@ def render_findings_markdown(report: DocCheckReport, limit: int = 50) -> str:
             + "; ".join(f"{_clean(d.doc)} ({d.verified} verified)" for d in trusted)
             + "."
         )
-    ordered = sorted(report.findings, key=lambda f: (_PRIORITY[f.status], f.doc, f.line, f.ref))
-    if ordered and limit > 0:
+    bullets = alarm_lines(report.findings)
+    if bullets and limit > 0:
         lines.append("")
-        lines.extend(_bullet(finding) for finding in ordered[:limit])
-    if len(ordered) > max(limit, 0):
-        lines.append(f"- … {len(ordered) - max(limit, 0)} more findings not shown")
+        lines.extend(bullets[:limit])
+    if len(bullets) > max(limit, 0):
+        lines.append(f"- … {len(bullets) - max(limit, 0)} more doc lines with findings not shown")
     return "\n".join(lines) + "\n"
 
 
-def _bullet(finding: ClaimFinding) -> str:
-    return (
-        f"- {_clean(finding.doc)}:{finding.line} `{_clean(finding.ref)}` ({finding.kind}) — "
-        f"{finding.status}: {_clean(finding.evidence, 240)}"
-    )
+def alarm_lines(findings: list[ClaimFinding]) -> list[str]:
+    """One Markdown bullet per doc line with an alarm: contradicted lines first, then outdated.
+
+    Args:
+        findings: Findings of any status (only contradicted and outdated ones are shown).
+
+    Returns:
+        Bullets in order of status, doc and line; several alarms on one doc line share a bullet.
+    """
+    grouped: dict[tuple[int, str, int], list[ClaimFinding]] = defaultdict(list)
+    for finding in findings:
+        if finding.status in _ALARMS:
+            grouped[(_ALARMS.index(finding.status), finding.doc, finding.line)].append(finding)
+    bullets = []
+    for (rank, doc, line), group in sorted(grouped.items()):
+        status = _ALARMS[rank]
+        refs = ", ".join(f"`{_clean(f.ref)}` ({f.kind})" for f in group)
+        if len(group) == 1:
+            detail = _clean(describe(group[0]), 300)
+        else:
+            detail = "; ".join(f"{_clean(f.ref, 60)}: {_clean(describe(f), 160)}" for f in group)
+        bullets.append(f"- {_clean(doc)}:{line} {refs} — {status}: {detail}")
+    return bullets
+
+
+def describe(finding: ClaimFinding) -> str:
+    """The evidence of one finding in words, with its replacement when the evidence names one.
+
+    Args:
+        finding: A finding.
+
+    Returns:
+        The evidence sentence (`defined in … until …; removed by …; now X`).
+    """
+    text = finding.evidence
+    if finding.replacement and "now " not in text:
+        text += f"; now {finding.replacement}"
+    return text
 
 
 def _names(paths: list[str]) -> str:

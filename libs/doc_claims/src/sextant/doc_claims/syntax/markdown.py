@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from functools import cache
 from typing import Any
+from urllib.parse import unquote
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -81,7 +82,7 @@ def _reference_definitions(text: str, references: dict[str, Any]) -> list[Mentio
     """`[label]: target` lines that point into the repository (used by a link or not)."""
     mentions = []
     for reference in references.values():
-        href = str(reference.get("href", ""))
+        href = unquote(str(reference.get("href", "")))
         if not href or is_external(href):
             continue
         found = re.search(rf"^ {{0,3}}\[[^\]]+\]:[ \t]*<?{re.escape(href)}", text, re.M)
@@ -119,14 +120,14 @@ def _inline(children: list[Token], text: str, block_start: int, block_end: int) 
     previous_text = ""
     for child in children:
         if child.type == "link_open":
-            href = str(child.attrs.get("href", ""))
+            href = unquote(str(child.attrs.get("href", "")))  # the parser percent-encodes; the doc did not
             if not href or is_external(href):
                 external_depth += 1
             else:
                 at = _find(text, href, cursor, block_end)
                 mentions.append(Mention(at, at + len(href), href, "link"))
         elif child.type == "image":
-            src = str(child.attrs.get("src", ""))
+            src = unquote(str(child.attrs.get("src", "")))
             if src and not is_external(src):
                 at = _find(text, src, cursor, block_end)
                 mentions.append(Mention(at, at + len(src), src, "link"))

@@ -1,0 +1,119 @@
+"""Qualified names resolved fully: `pkg.module.Name` in that module, `Class.member` on that class or its bases.
+
+A stale qualifier is news even when the bare name lives elsewhere: `acme.session.Session` after
+`Session` moved to `acme.auth` sends readers to the wrong module. So the qualifier decides where to
+look, and only there:
+
+- A qualifier that is a module of this repository (`acme.session`): the member must be defined in
+  that module's file or named in it (an import, a re-export, an `__all__` entry).
+- A qualifier that is a class of this repository: the member must be defined on the class or on
+  one of its bases (followed through this repository's classes), or be named in the file of one of
+  them (an attribute set in `__init__`). A base from another package may supply anything: then the
+  claim is unverifiable rather than contradicted.
+- Any other qualifier is left to the caller (another library's name, most often).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sextant.doc_claims.judging.code_facts import CodeFacts, SymbolSite
+
+_MAX_BASE_DEPTH = 6
+
+
+@dataclass(frozen=True)
+class QualifiedLookup:
+    """How a qualified name fared."""
+
+    found: bool
+    evidence: str
+    path: str | None = None
+    site: SymbolSite | None = None
+    foreign_base: str | None = None
+    """A base class from outside the repository that may define the member."""
+
+
+def resolve_qualified(name: str, facts: CodeFacts) -> QualifiedLookup | None:
+    """Resolve `qualifier.member` where the qualifier is one of this repository's modules or classes.
+
+    Args:
+        name: A dotted name (at least two segments).
+        facts: The code facts.
+
+    Returns:
+        The outcome, or None when the qualifier is neither a module nor a class of the repository.
+    """
+    parts = name.split(".")
+    member = parts[-1]
+    for cut in range(len(parts) - 1, 0, -1):
+        module = ".".join(parts[:cut])
+        path = facts.modules.get(module)
+        if path is None or (path not in facts.code_files and not _is_package_folder(path, facts)):
+            continue
+        rest = parts[cut:]
+        if len(rest) == 1:
+            return _in_module(module, path, member, facts)
+        return _on_class(rest[-2], member, facts, qualifier=".".join(parts[:-1]))
+    qualifier = parts[-2]
+    if _class_sites(qualifier, facts):
+        return _on_class(qualifier, member, facts, qualifier=".".join(parts[:-1]))
+    return None
+
+
+def _is_package_folder(path: str, facts: CodeFacts) -> bool:
+    return f"{path}/__init__.py" in facts.code_files
+
+
+def _in_module(module: str, path: str, member: str, facts: CodeFacts) -> QualifiedLookup:
+    files = [path] if path in facts.code_files else [f"{path}/__init__.py"]
+    for site in facts.symbols.get(member, ()):
+        if site.path in files or site.path.startswith(path + "/"):
+            return QualifiedLookup(
+                True, f"defined in {site.path}:{site.line} ({site.symbol_type} {site.qualified})", site.path, site
+            )
+    for file in files:
+        if member in facts.file_tokens.get(file, frozenset()):
+            return QualifiedLookup(True, f"named in {file} (module {module})", file)
+    return QualifiedLookup(False, f"module {module} ({files[0]}) has no {member}", files[0])
+
+
+def _class_sites(name: str, facts: CodeFacts) -> list[SymbolSite]:
+    return [s for s in facts.symbols.get(name, ()) if s.symbol_type in {"class", "struct", "interface", "record"}]
+
+
+def _on_class(cls: str, member: str, facts: CodeFacts, *, qualifier: str) -> QualifiedLookup:
+    seen: set[str] = set()
+    frontier = [cls]
+    foreign: str | None = None
+    for _ in range(_MAX_BASE_DEPTH):
+        following: list[str] = []
+        for name in frontier:
+            if name in seen:
+                continue
+            seen.add(name)
+            sites = _class_sites(name, facts)
+            if not sites:
+                if name != cls and name not in {"object", "Generic", "Protocol", "ABC"}:
+                    foreign = foreign or name
+                continue
+            for site in facts.qualified_symbols.get(f"{name}.{member}", ()):
+                return QualifiedLookup(
+                    True, f"defined in {site.path}:{site.line} ({site.symbol_type} {site.qualified})", site.path, site
+                )
+            for site in sites:
+                if member in facts.file_tokens.get(site.path, frozenset()):
+                    return QualifiedLookup(True, f"named in {site.path}, where class {name} is defined", site.path)
+            following.extend(facts.class_bases.get(name, ()))
+        frontier = following
+        if not frontier:
+            break
+    if not _class_sites(cls, facts):
+        return QualifiedLookup(False, f"no class {cls} in the code", None)
+    if foreign is not None:
+        return QualifiedLookup(
+            False, f"{qualifier} has no {member}; it may come from base class {foreign}", None, foreign_base=foreign
+        )
+    return QualifiedLookup(
+        False, f"{qualifier} has no member {member} (nor do its bases)", _class_sites(cls, facts)[0].path
+    )

@@ -1,0 +1,363 @@
+"""Where a name was defined in the repository's past, and which commit removed it.
+
+Used for names a doc writes that the head commit does not define. The look-up is bounded and runs
+in three git calls whatever the number of names, never one per name:
+
+1. Sample trees: the head's first-parent history is sampled at geometric depths (8, 16, 32, …
+   commits back, and the root), so recent history is dense and old history sparse.
+2. One `git grep -F -w` over all sampled trees at once for every name (a fixed-string search, so
+   hundreds of names cost one scan); each hit line is then read as a definition or not (`def N(`,
+   `class N`, `func N(`, `type N `, `N = …` at the top level, …).
+3. For each name found, the removal lies between the newest sample that has it and the next newer
+   one (or the head). One `git log -p -U0 -G` over the union of those ranges, limited to the files
+   the definitions were in, names the newest commit whose diff drops the definition; one `git show`
+   of those commits lists what they added (a rename's new name).
+
+The output of each call is capped (`max_bytes`) and every call has a time limit, so a huge history
+costs at most the budget; the result says when a budget cut the search short. Names that live and
+die between two samples are not found (the price of bounded cost). A partial clone is not searched
+at all (its old blobs would have to be fetched): the result says so.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field
+
+from sextant.gitsource.errors import GitSourceError
+from sextant.gitsource.history_access import HistoryRepository
+
+DEFAULT_HISTORY_BYTES = 32 * 1024 * 1024
+DEFAULT_HISTORY_SECONDS = 60.0
+_SAMPLE_DEPTHS = tuple(2**k for k in range(3, 20))
+_NAME = re.compile(r"^[A-Za-z_$][\w$]*$")
+_DEFINITION_TEMPLATES = (
+    r"^\s*(?:async\s+)?def\s+{n}\s*[\[(]",  # Python function or method
+    r"^\s*class\s+{n}\b",  # Python, JavaScript, TypeScript, Java classes
+    r"^{n}\s*(?::[^=]*)?=[^=]",  # a top-level assignment (a module constant, an alias)
+    r"^func\s+(?:\([^)]*\)\s*)?{n}\s*[\[(]",  # Go function or method
+    r"^\s*(?:type|struct|interface|enum|trait|fn|pub\s+fn|pub\s+struct)\s+{n}\b",
+    r"^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*{n}\s*\(",
+    r"^\s*(?:export\s+)?(?:const|let|var)\s+{n}\s*=",
+    r"(?:exports|module\.exports|prototype)\.{n}\s*=",
+    r"^\s+(?:static\s+)?(?:async\s+)?{n}\s*\([^)]*\)\s*\{{",  # a JavaScript class method
+    r"^\s+{n}\s*(?::\s*[^=]+)?=",  # a class field or attribute
+    r"^\s+{n}\s*:\s*[^,]*,?\s*$",  # a dataclass-style field (`name: str`) or an object member
+    r"^\s*(?:const|var)\s*\(?\s*{n}\s",  # Go const / var
+    r"^\s+{n}\s+(?:=|[A-Za-z*\[])",  # Go const block entry or struct field
+)
+_CODE_PATHSPECS = tuple(
+    f"*.{ext}"
+    for ext in [
+        "py",
+        "pyi",
+        "go",
+        "js",
+        "mjs",
+        "cjs",
+        "jsx",
+        "ts",
+        "tsx",
+        "rs",
+        "java",
+        "kt",
+        "rb",
+        "php",
+        "c",
+        "h",
+        "cc",
+        "cpp",
+        "hpp",
+        "cs",
+        "swift",
+        "scala",
+        "ex",
+        "exs",
+        "lua",
+        "sh",
+    ]
+)
+
+
+@dataclass(frozen=True)
+class CommitRef:
+    """A commit as findings show it."""
+
+    sha: str
+    day: str
+    """Committer date, ISO 8601 in the committer's own offset (git's %cI)."""
+    subject: str
+
+
+@dataclass(frozen=True)
+class PastDefinition:
+    """A name's last known definition and what became of it."""
+
+    name: str
+    path: str
+    """File that defined it in the newest sample that has it."""
+    line: int
+    text: str
+    """The defining line, stripped."""
+    seen_at: CommitRef
+    """The newest sampled commit that still defines it."""
+    removed_by: CommitRef | None = None
+    """The commit whose diff drops the definition (None when the search could not tell)."""
+    added_by_removal: tuple[str, ...] = ()
+    """Names the removing commit defined (candidates for the replacement), in diff order."""
+
+
+@dataclass
+class DefinitionSearch:
+    """The outcome of one look-up: what was found, and what it cost."""
+
+    found: dict[str, PastDefinition] = field(default_factory=dict)
+    searched: frozenset[str] = frozenset()
+    """Names looked for (found or not)."""
+    note: str | None = None
+    """Why the search was skipped or cut short (None when it ran to the end)."""
+    trees: int = 0
+    bytes_read: int = 0
+    seconds: float = 0.0
+
+
+def definition_pattern(name: str) -> re.Pattern[str]:
+    """The lines that define `name` in the languages we read (a line-level reading, not a parse).
+
+    Args:
+        name: A simple identifier.
+
+    Returns:
+        A compiled pattern matching a defining line.
+    """
+    escaped = re.escape(name)
+    return re.compile("|".join(template.format(n=escaped) for template in _DEFINITION_TEMPLATES))
+
+
+def find_past_definitions(
+    repo: HistoryRepository,
+    names: Iterable[str],
+    *,
+    max_bytes: int = DEFAULT_HISTORY_BYTES,
+    max_seconds: float = DEFAULT_HISTORY_SECONDS,
+) -> DefinitionSearch:
+    """Look up, in sampled past trees, where each name was defined and which commit removed it.
+
+    Args:
+        repo: The opened repository (names are absent from its head).
+        names: Simple identifiers to look for.
+        max_bytes: Cap on git output read in all (grep hits and diffs).
+        max_seconds: Wall-time budget for the whole look-up.
+
+    Returns:
+        The definitions found, with their removal commit and what that commit added.
+    """
+    wanted = sorted({n for n in names if _NAME.match(n) and len(n) > 2})
+    search = DefinitionSearch(searched=frozenset(wanted))
+    if not wanted:
+        return search
+    if repo.partial:
+        search.note = (
+            "history not searched: a blob-less clone holds no old file contents (fetching them is not allowed)"
+        )
+        return search
+    started = time.monotonic()
+    samples = _sample_commits(repo)
+    search.trees = len(samples)
+    hits = _grep_samples(repo, wanted, [sha for sha, _ in samples], search, max_bytes)
+    definitions = _newest_definitions(hits, samples, wanted)
+    if definitions and time.monotonic() - started < max_seconds:
+        _attribute_removals(repo, definitions, samples, search, max_bytes)
+    elif definitions:
+        search.note = f"history search stopped at its {max_seconds:g} s budget before naming removal commits"
+    search.found = {name: found for name, (found, _) in definitions.items()}
+    search.seconds = time.monotonic() - started
+    return search
+
+
+def _sample_commits(repo: HistoryRepository) -> list[tuple[str, CommitRef]]:
+    """First-parent commits at geometric depths below the head, newest first, with the root last."""
+    out = repo.git(["log", "--first-parent", "--format=%H%x00%cI%x00%s", repo.head])
+    rows = out.decode("utf-8", "replace").splitlines()
+    picked = [depth for depth in _SAMPLE_DEPTHS if depth < len(rows)]
+    if len(rows) > 1 and (len(rows) - 1) not in picked:
+        picked.append(len(rows) - 1)
+    samples = []
+    for depth in picked:
+        sha, day, subject = [*rows[depth].split("\0"), "", ""][:3]
+        samples.append((sha, CommitRef(sha, day, subject)))
+    return samples
+
+
+def _grep_samples(
+    repo: HistoryRepository, names: list[str], trees: list[str], search: DefinitionSearch, max_bytes: int
+) -> list[tuple[str, str, int, str]]:
+    """(tree, path, line, text) of every line of the sampled trees that has one of the names as a word."""
+    if not trees:
+        return []
+    args = ["grep", "--null", "-n", "-I", "-F", "-w", "--no-color", "--no-textconv"]
+    for name in names:
+        args += ["-e", name]
+    try:
+        out = repo.git([*args, *trees, "--", *_CODE_PATHSPECS])
+    except GitSourceError as error:
+        if "exit 1" in str(error):
+            return []  # grep found nothing
+        raise
+    if len(out) > max_bytes:
+        search.note = f"history search read only the first {max_bytes:,} bytes of matches"
+        out = out[:max_bytes]
+    search.bytes_read += len(out)
+    hits = []
+    for row in out.decode("utf-8", "replace").split("\n"):
+        parts = row.split("\0")
+        if len(parts) != 3 or ":" not in parts[0]:
+            continue
+        tree, path = parts[0].split(":", 1)
+        hits.append((tree, path, int(parts[1]) if parts[1].isdigit() else 0, parts[2]))
+    return hits
+
+
+def _newest_definitions(
+    hits: list[tuple[str, str, int, str]], samples: list[tuple[str, CommitRef]], names: list[str]
+) -> dict[str, tuple[PastDefinition, int]]:
+    """For each name, its definition in the newest sample that has one (with that sample's index)."""
+    order = {sha: index for index, (sha, _) in enumerate(samples)}
+    refs = dict(samples)
+    patterns = {name: definition_pattern(name) for name in names}
+    wanted = set(names)
+    best: dict[str, tuple[PastDefinition, int]] = {}
+    for tree, path, line, text in hits:
+        index = order.get(tree)
+        if index is None or _is_test_or_sample(path):
+            continue
+        for word in wanted.intersection(re.findall(r"[A-Za-z_$][\w$]*", text)):
+            if word in best and best[word][1] <= index:
+                continue
+            if patterns[word].search(text):
+                best[word] = (PastDefinition(word, path, line, text.strip()[:200], refs[tree]), index)
+    return best
+
+
+def _is_test_or_sample(path: str) -> bool:
+    """Test code and examples define names of their own: those are not the repository's API."""
+    parts = path.lower().split("/")
+    name = parts[-1]
+    folders = set(parts[:-1])
+    return (
+        bool(folders & {"test", "tests", "testing", "testdata", "examples", "example", "docs", "doc", "fixtures"})
+        or name.startswith("test_")
+        or name.endswith(("_test.go", "_test.py", ".test.js", ".spec.js", ".test.ts", ".spec.ts"))
+    )
+
+
+def _attribute_removals(
+    repo: HistoryRepository,
+    definitions: dict[str, tuple[PastDefinition, int]],
+    samples: list[tuple[str, CommitRef]],
+    search: DefinitionSearch,
+    max_bytes: int,
+) -> None:
+    """Name the commit that dropped each definition, and what that commit defined instead."""
+    oldest = max(index for _, index in definitions.values())
+    paths = sorted({found.path for found, _ in definitions.values()})
+    regex = r"\b(" + "|".join(re.escape(name) for name in sorted(definitions)) + r")\b"
+    out = repo.git(
+        [
+            "log",
+            "-p",
+            "-U0",
+            "--no-ext-diff",
+            "--no-textconv",
+            "--no-renames",
+            "--diff-merges=off",
+            "--no-color",
+            "--format=%x00%H%x00%cI%x00%s",
+            f"-G{regex}",
+            f"{samples[oldest][0]}..{repo.head}",
+            "--",
+            *paths,
+        ]
+    )
+    if len(out) > max_bytes:
+        search.note = f"history search read only the first {max_bytes:,} bytes of diffs"
+        out = out[:max_bytes]
+    search.bytes_read += len(out)
+    patterns = {name: definition_pattern(name) for name in definitions}
+    removals: dict[str, CommitRef] = {}
+    for commit, removed, added in _commits(out.decode("utf-8", "replace")):
+        for name, pattern in patterns.items():
+            if name in removals:
+                continue
+            if any(pattern.search(line) for line in removed) and not any(pattern.search(line) for line in added):
+                removals[name] = commit
+    added_by = _added_definitions(repo, {c.sha for c in removals.values()}, search, max_bytes)
+    for name, commit in removals.items():
+        found, index = definitions[name]
+        definitions[name] = (
+            PastDefinition(
+                found.name,
+                found.path,
+                found.line,
+                found.text,
+                found.seen_at,
+                removed_by=commit,
+                added_by_removal=tuple(n for n in added_by.get(commit.sha, ()) if n != name),
+            ),
+            index,
+        )
+
+
+def _commits(log: str) -> Iterable[tuple[CommitRef, list[str], list[str]]]:
+    """(commit, removed lines, added lines) of a `--format=%x00%H%x00%cI%x00%s -p -U0` log, in order."""
+    for record in _RECORD_START.split(log):
+        header, _, body = record.partition("\n")
+        fields = header.split("\0")
+        if len(fields) < 3 or "T" not in fields[1]:
+            continue
+        lines = body.split("\n")
+        removed = [line[1:] for line in lines if line.startswith("-") and not line.startswith("---")]
+        added = [line[1:] for line in lines if line.startswith("+") and not line.startswith("+++")]
+        yield CommitRef(fields[0], fields[1], fields[2]), removed, added
+
+
+_RECORD_START = re.compile(r"(?:^|\n)\0")
+_ANY_DEFINITION = re.compile(
+    r"^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)|^\s*class\s+([A-Za-z_]\w*)|^func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)"
+    r"|^\s*(?:export\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)|^type\s+([A-Za-z_]\w*)"
+    r"|^([A-Za-z_]\w*)\s*(?::[^=]*)?=[^=]"
+)
+
+
+def _added_definitions(
+    repo: HistoryRepository, shas: Collection[str], search: DefinitionSearch, max_bytes: int
+) -> dict[str, list[str]]:
+    """Names each commit defined in its added lines (one `git show` for all the commits)."""
+    if not shas:
+        return {}
+    out = repo.git(
+        [
+            "show",
+            "-U0",
+            "--no-ext-diff",
+            "--no-textconv",
+            "--no-renames",
+            "--no-color",
+            "--format=%x00%H%x00%cI%x00%s",
+            *sorted(shas),
+            "--",
+            *_CODE_PATHSPECS,
+        ]
+    )[:max_bytes]
+    search.bytes_read += len(out)
+    added: dict[str, list[str]] = {}
+    for commit, _, lines in _commits(out.decode("utf-8", "replace")):
+        names = added.setdefault(commit.sha, [])
+        for line in lines:
+            if (match := _ANY_DEFINITION.match(line)) is not None:
+                name = next(group for group in match.groups() if group)
+                if name not in names:
+                    names.append(name)
+    return added
