@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -103,12 +102,11 @@ async def test_edge_cases() -> None:
     assert empty.order == (0, 1)
 
 
-async def test_fifty_chunks_rerank_in_milliseconds() -> None:
+async def test_fifty_long_chunks_are_all_scored() -> None:
+    # Its speed is measured in bench/review, not asserted here: a loaded machine must not fail a test.
     documents = [DESIGN_DOC * 4, VOCABULARY_DOC * 4, UNRELATED_DOC * 8] * 17
     ranker = LocalReranker()
-    started = time.perf_counter()
     result = await ranker.rerank(QUERY * 10, documents[:50])
-    elapsed = time.perf_counter() - started
     assert result.scores is not None
     assert len(result.scores) == 50
-    assert elapsed < 0.5
+    assert sorted(result.order) == list(range(50))
