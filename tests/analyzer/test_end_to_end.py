@@ -13,7 +13,8 @@ from typing import Any
 
 from sextant.analyzer import app as analyzer
 from sextant.analyzer.prompting.context import DOCS_BANNER
-from sextant.bus import Bus, EmbeddedNats, ServiceSpec, build_broker, start_routers
+from sextant.bootstrap import bootstrap, host_all
+from sextant.bus import Bus, EmbeddedNats, build_broker, start_routers
 from sextant.chunkstore import collection_name
 from sextant.chunkstore.edge_store import EdgeChunkStore
 from sextant.contracts import (
@@ -82,12 +83,8 @@ async def test_the_analysis_flags_the_stale_doc_and_trusts_the_fresh_one(
     store = EdgeChunkStore(
         tmp_path / "qdrant", collection_name(letter_embedder.model_id, letter_embedder.dimension), 26
     )
-    services = [
-        ServiceSpec(recency_scanner.SERVICE_NAME, recency_scanner.router_factory(env)),
-        ServiceSpec(indexer.SERVICE_NAME, indexer.router_factory(env, store=store, embedder=letter_embedder)),
-        ServiceSpec(selector.SERVICE_NAME, selector.router_factory(env, store=store)),
-        ServiceSpec(analyzer.SERVICE_NAME, analyzer.router_factory(env, store=store)),
-    ]
+    adapters = bootstrap(env, store=store, embedder=letter_embedder)
+    services = host_all([recency_scanner.SERVICE, indexer.SERVICE, selector.SERVICE, analyzer.SERVICE], adapters, env)
     repo = RepoRef.for_url(git_repo.url, branch="main")
     request = RepoUpdated(
         event_id=event_id_for(RepoUpdated, "e2e-run", repo.repo_key),

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from sextant.bus import Bus, EmbeddedNats, ServiceSpec, build_broker, start_routers
+from sextant.bootstrap import bootstrap, host
+from sextant.bus import Bus, EmbeddedNats, build_broker, start_routers
 from sextant.contracts import FileRecencyComputed, RepoRef, RepoUpdated, event_id_for, utc_now_iso
 from sextant.recency_scanner import app as recency_scanner
 
@@ -25,7 +26,7 @@ async def answered(bus: Bus) -> set[str]:
 
 async def test_events_published_while_down_are_handled_after_restart(tmp_path: Path) -> None:
     with EmbeddedNats(tmp_path / "nats") as server:
-        services = [ServiceSpec(recency_scanner.SERVICE_NAME, recency_scanner.router_factory(ENV))]
+        services = [host(recency_scanner.SERVICE, bootstrap(ENV), ENV)]
         first = Bus(build_broker(server.url))
         await start_routers(first, services)
         await first.publish(push("before"))

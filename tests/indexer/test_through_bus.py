@@ -6,9 +6,10 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from sextant.bus import Bus, EmbeddedNats, Progress, ServiceSpec, build_broker, start_routers, watch_progress
+from sextant.bootstrap import service_spec
+from sextant.bus import Bus, EmbeddedNats, Progress, build_broker, start_routers, watch_progress
 from sextant.contracts import ChunksIndexed
-from sextant.indexer.app import create_router
+from sextant.indexer.app import SERVICE, handler_for
 
 
 async def test_recency_event_yields_chunks_indexed_on_the_stream(harness: Any, git_repo: Any, tmp_path: Path) -> None:
@@ -19,7 +20,7 @@ async def test_recency_event_yields_chunks_indexed_on_the_stream(harness: Any, g
     recency = harness.recency(request, "computed", {"app.py": "2026-01-01T12:00:00Z"})
     with EmbeddedNats(tmp_path / "nats") as server:
         bus = Bus(build_broker(server.url))
-        await start_routers(bus, [ServiceSpec("indexer", lambda b: create_router(b, harness.deps))])
+        await start_routers(bus, [service_spec(SERVICE, handler_for(harness.deps))])
         reports: list[Progress] = []
 
         async def collect_progress() -> None:

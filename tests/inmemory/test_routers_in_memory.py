@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from faststream.nats import TestNatsBroker
 
+from sextant.bootstrap import bootstrap, host
 from sextant.bus import Bus, build_broker, consume
 from sextant.contracts import (
     Event,
@@ -45,7 +46,8 @@ async def test_recency_router_answers_a_push_with_a_dated_map_in_memory() -> Non
         received.append(event)
         return []
 
-    bus.broker.include_router(recency_scanner.router_factory({"INDEX_FILE_RECENCY": "true"})(bus))
+    env = {"INDEX_FILE_RECENCY": "true"}
+    bus.broker.include_router(host(recency_scanner.SERVICE, bootstrap(env), env).build(bus))
     downstream = bus.router()
     consume(downstream, bus, event_type=FileRecencyComputed, durable="test_downstream", stage="test", handle=record)
     bus.broker.include_router(downstream)

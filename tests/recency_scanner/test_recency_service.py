@@ -9,7 +9,9 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from sextant.bus import Bus, EmbeddedNats, ServiceSpec, build_broker, start_routers
+from sextant.bootstrap import bootstrap, host
+from sextant.bus import Bus, EmbeddedNats, build_broker, start_routers
+from sextant.config import token_lookup
 from sextant.contracts import FileRecencyComputed, RepoRef, RepoUpdated, encode_event, event_id_for, utc_now_iso
 from sextant.recency_scanner import app as recency_scanner
 from sextant.recency_scanner.config import RecencySettings
@@ -70,7 +72,7 @@ async def test_missing_branch_fails_softly(git_repo: GitRepo) -> None:
 
 
 async def test_a_refused_clone_with_a_token_leaks_it_nowhere(caplog: pytest.LogCaptureFixture) -> None:
-    settings = RecencySettings(enabled=True, timeout_seconds=20, env={"GITHUB_TOKEN": TOKEN})
+    settings = RecencySettings(enabled=True, timeout_seconds=20, tokens=token_lookup({"GITHUB_TOKEN": TOKEN}))
     caplog.set_level(logging.DEBUG)
     [result] = await on_repo_updated(request("https://127.0.0.1:9/acme/widgets.git", provider="github"), settings)
     assert result.status == "failed"
@@ -89,7 +91,7 @@ async def test_a_100k_path_map_travels_through_the_claim_check(tmp_path: Path) -
     changed = [f"src/pkg_{i // 1000:03d}/module_{i:06d}.py" for i in range(100_000)]
     with EmbeddedNats(tmp_path / "nats") as server:
         bus = Bus(build_broker(server.url))
-        spec = ServiceSpec("recency-scanner", recency_scanner.router_factory({"INDEX_FILE_RECENCY": "true"}))
+        spec = host(recency_scanner.SERVICE, bootstrap({}), {"INDEX_FILE_RECENCY": "true"})
         await start_routers(bus, [spec])
         await bus.publish(
             request("https://github.com/acme/big.git", changed_paths=changed, head_commit_date="2026-02-03")

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import msgspec
 
-from sextant.bus import Bus, EmbeddedNats, ServiceSpec, build_broker, start_routers
+from sextant.bootstrap import bootstrap, host
+from sextant.bus import Bus, EmbeddedNats, build_broker, start_routers
 from sextant.chunkstore import ChunkPayload, ChunkPoint, SparseVector, point_id
 from sextant.chunkstore.edge_store import EdgeChunkStore
 from sextant.contracts import ChunksIndexed, ChunksSelected, RepoRef, event_id_for, utc_now_iso
@@ -74,7 +75,7 @@ async def test_selector_service_answers_chunks_indexed_on_the_bus(tmp_path: Path
     store = store_with(tmp_path, many_payloads())
     with EmbeddedNats(tmp_path / "nats") as server:
         bus = Bus(build_broker(server.url))
-        await start_routers(bus, [ServiceSpec("selector", selector.router_factory({}, store=store))])
+        await start_routers(bus, [host(selector.SERVICE, bootstrap({}, store=store), {})])
         await bus.publish(indexed_event())
         selected: list[ChunksSelected] = []
         for _ in range(100):

@@ -16,8 +16,7 @@ import typer
 from sextant.bus import wait_for_stop_signal
 from sextant.cli.describe import summarize
 from sextant.cli.publishing import build_repo_updated, repo_updated_from_json
-from sextant.cli.runtime import open_session, remove_runtime_record, write_runtime_record
-from sextant.cli.services import all_services
+from sextant.cli.runtime import open_session
 from sextant.cli.tracing_setup import continued_trace
 from sextant.contracts import encode_event, event_json_schema, event_name
 
@@ -43,13 +42,9 @@ def up() -> None:
 
 async def _up() -> None:
     env = dict(os.environ)
-    async with open_session(env, services=lambda: all_services(env), always_host=True) as session:
-        write_runtime_record(session.home, session.url)
+    async with open_session(env, always_host=True) as session:
         typer.echo(f"sextant is up: NATS at {session.url}, state in {session.home}. Ctrl-C stops it.", err=True)
-        try:
-            await wait_for_stop_signal()
-        finally:
-            remove_runtime_record(session.home)
+        await wait_for_stop_signal()
     typer.echo("sextant stopped.", err=True)
 
 
@@ -101,7 +96,7 @@ def publish_repo_updated(
 
 async def _publish(event: msgspec.Struct) -> bool:
     env = dict(os.environ)
-    async with open_session(env, services=lambda: all_services(env)) as session:
+    async with open_session(env) as session:
         with continued_trace(env):
             return await session.bus.publish(event)  # type: ignore[arg-type]
 
@@ -142,7 +137,7 @@ def asyncapi(
     """Write the AsyncAPI document of every service's subscriptions, with the event schemas."""
     from sextant.cli.asyncapi_doc import asyncapi_document
 
-    document = json.dumps(asyncapi_document(dict(os.environ)), indent=2)
+    document = json.dumps(asyncapi_document(), indent=2)
     if out is None:
         typer.echo(document)
     else:

@@ -14,7 +14,6 @@ from nats.js.errors import NotFoundError
 from sextant.cli.publishing import build_repo_updated, normalize_repo_location
 from sextant.cli.run_watch import RunFailedError, await_result
 from sextant.cli.runtime import open_session
-from sextant.cli.services import all_services
 from sextant.cli.tracing_setup import continued_trace
 from sextant.contracts import (
     STREAM_NAME,
@@ -49,7 +48,7 @@ def register(app: typer.Typer) -> None:
 
 async def _run_until(request: Event, result_type: type[ResultT], *, quiet: bool) -> ResultT:
     env = dict(os.environ)
-    async with open_session(env, services=lambda: all_services(env)) as session:
+    async with open_session(env, host=True) as session:
         where = "the embedded runtime" if session.hosts_services else session.url
         if not quiet:
             typer.echo(f"sextant: run {request.run_id} for {request.repo.repo_key} on {where}", err=True)

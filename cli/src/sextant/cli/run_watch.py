@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable
 from typing import TypeVar
 
+from sextant.bootstrap import result_stages
 from sextant.bus import Bus, Progress, watch_progress
 from sextant.cli.describe import summarize
 from sextant.contracts import AnyEvent, Event, EventParked, StageFailed, event_name
@@ -35,15 +36,6 @@ class _ProgressLine:
 
     drawn = False
     finished: set[str] = set()  # noqa: RUF012 — process-wide display state of one CLI command
-
-
-_STAGE_OF_RESULT = {
-    "recency.computed": "recency_scanner",
-    "chunks.indexed": "indexer",
-    "chunks.selected": "selector",
-    "analysis.completed": "analyzer",
-    "review.completed": "reviewer",
-}
 
 
 def _clear_progress() -> None:
@@ -102,7 +94,7 @@ async def await_result(
             if event is None or event.run_id != request.run_id:
                 continue
             _clear_progress()
-            _ProgressLine.finished.add(_STAGE_OF_RESULT.get(event_name(type(event)), ""))
+            _ProgressLine.finished.add(result_stages().get(event_name(type(event)), ""))
             on_event(event)
             if isinstance(event, StageFailed | EventParked):
                 raise RunFailedError(event)

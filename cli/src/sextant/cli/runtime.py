@@ -5,30 +5,53 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
-from sextant.bus import Bus, EmbeddedNats, ServiceSpec, build_broker, start_routers
-from sextant.config import env_str, sextant_home
+from sextant.bootstrap import Adapters, bootstrap
+from sextant.bus import Bus, EmbeddedNats, build_broker, start_routers
+from sextant.cli.home_lock import HomeBusyError, HomeLock
+from sextant.cli.services import all_services
+from sextant.config import env_str, redacted_url, sextant_home
 
 RUNTIME_FILE = "runtime.json"
+
+RuntimeKind = Literal["up", "command"]
+"""``up``: a long-lived `sextant up` other commands attach to; ``command``: one command's own run."""
+
+
+class RunInProgressError(RuntimeError):
+    """Another command hosts this SEXTANT_HOME's embedded runtime for its own run."""
 
 
 @dataclass(frozen=True)
 class RuntimeRecord:
-    """What a running `sextant up` leaves in SEXTANT_HOME so other commands can find it."""
+    """What the process hosting a runtime leaves in SEXTANT_HOME so other commands can find it."""
 
     url: str
+    """Client URL, without credentials."""
     pid: int
+    """The hosting process."""
+    kind: RuntimeKind = "up"
+    """Whether other commands may attach to it."""
 
 
 def read_runtime_record(home: Path) -> RuntimeRecord | None:
-    """The record of a live `sextant up` in this home, or None (missing, stale or unreadable)."""
+    """The record of a live runtime in this home, or None (missing, stale or unreadable).
+
+    Args:
+        home: SEXTANT_HOME.
+
+    Returns:
+        The record when its process is still alive.
+    """
     try:
         data = json.loads((home / RUNTIME_FILE).read_text())
-        record = RuntimeRecord(url=str(data["url"]), pid=int(data["pid"]))
-    except (OSError, ValueError, KeyError, TypeError):
+        kind: RuntimeKind = "command" if data.get("kind") == "command" else "up"
+        record = RuntimeRecord(url=str(data["url"]), pid=int(data["pid"]), kind=kind)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
     try:
         os.kill(record.pid, 0)
@@ -37,16 +60,33 @@ def read_runtime_record(home: Path) -> RuntimeRecord | None:
     return record
 
 
-def write_runtime_record(home: Path, url: str) -> None:
-    """Record this process as the running `sextant up`."""
+def write_runtime_record(home: Path, url: str, *, kind: RuntimeKind = "up") -> None:
+    """Record this process as the one hosting the runtime (owner-only file, URL without credentials).
+
+    Args:
+        home: SEXTANT_HOME.
+        url: The bus URL (userinfo is redacted before it is written).
+        kind: Whether other commands may attach.
+    """
     home.mkdir(parents=True, exist_ok=True)
-    (home / RUNTIME_FILE).write_text(json.dumps({"url": url, "pid": os.getpid()}))
+    record = {"url": redacted_url(url), "pid": os.getpid(), "kind": kind}
+    staging = home / f".{RUNTIME_FILE}.{os.getpid()}"
+    fd = os.open(staging, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as out:
+        json.dump(record, out)
+    staging.replace(home / RUNTIME_FILE)
 
 
 def remove_runtime_record(home: Path) -> None:
-    """Forget the record (on clean shutdown)."""
-    with contextlib.suppress(OSError):
-        (home / RUNTIME_FILE).unlink()
+    """Forget the record (on clean shutdown), if it is still ours.
+
+    Args:
+        home: SEXTANT_HOME.
+    """
+    record = read_runtime_record(home)
+    if record is None or record.pid == os.getpid():
+        with contextlib.suppress(OSError):
+            (home / RUNTIME_FILE).unlink()
 
 
 @dataclass
@@ -55,50 +95,81 @@ class Session:
 
     bus: Bus
     url: str
+    """The bus URL, safe to print (no credentials)."""
     hosts_services: bool
     home: Path
+    embedded: bool = False
+    """Whether this process started the bus (then it stops with the command)."""
+
+
+def _busy_message(home: Path) -> str:
+    record = read_runtime_record(home)
+    who = f" (pid {record.pid})" if record else ""
+    return (
+        f"another sextant command{who} is running in {home}; wait for it to finish, or run `sextant up` "
+        "there so commands share one runtime (or give this one its own SEXTANT_HOME)"
+    )
 
 
 @contextlib.asynccontextmanager
 async def open_session(
     env: Mapping[str, str],
     *,
-    services: Callable[[], Sequence[ServiceSpec]] | None = None,
+    host: bool = False,
     always_host: bool = False,
+    adapters: Adapters | None = None,
 ) -> AsyncIterator[Session]:
     """Connect to the bus the way every CLI command does.
 
     Order: ``NATS_URL`` when set; else the ``sextant up`` recorded in SEXTANT_HOME; else start the
-    embedded runtime (nats-server + the given services) in this process for the duration.
+    embedded runtime (nats-server, plus the services when ``host``) in this process for the duration.
+    Only one process at a time hosts a home's embedded runtime.
 
     Args:
         env: The environment.
-        services: Builds the services to host when this process starts the embedded runtime
-            (called only then; None for commands that only read or publish).
+        host: Host the services when this process starts the embedded runtime (commands that only
+            read or publish leave it False).
         always_host: Host the services even on an external bus (``sextant up``), and never defer
             to another ``sextant up``.
+        adapters: Adapters for hosted services (default: ``bootstrap(env)``, closed at the end).
 
     Yields:
         The session.
+
+    Raises:
+        RunInProgressError: when another command hosts this home's runtime.
     """
     home = sextant_home(env)
     url = env_str(env, "NATS_URL")
     if url is None and not always_host:
         record = read_runtime_record(home)
-        url = record.url if record else None
-    server: EmbeddedNats | None = None
-    if url is None:
-        server = EmbeddedNats(home / "nats")
-        url = server.start()
-    bus = Bus(build_broker(url))
-    hosts = services is not None and (server is not None or always_host)
-    try:
-        if services is not None and hosts:
-            await start_routers(bus, services())
+        if record is not None and record.kind == "up":
+            url = record.url
+    async with contextlib.AsyncExitStack() as stack:
+        server: EmbeddedNats | None = None
+        if url is None or always_host:
+            lock = HomeLock(home)
+            try:
+                lock.acquire()
+            except HomeBusyError:
+                raise RunInProgressError(_busy_message(home)) from None
+            stack.callback(lock.release)
+        if url is None:
+            server = EmbeddedNats(home / "nats")
+            url = server.start()
+            stack.callback(server.stop)
+        hosts = always_host or (host and server is not None)
+        if hosts:
+            write_runtime_record(home, url, kind="up" if always_host else "command")
+            stack.callback(remove_runtime_record, home)
+        bus = Bus(build_broker(url))
+        if hosts:
+            shared = adapters if adapters is not None else bootstrap(env)
+            if adapters is None:
+                stack.callback(shared.close)
+            stack.push_async_callback(bus.close)
+            await start_routers(bus, all_services(env, shared))
         else:
+            stack.push_async_callback(bus.close)
             await bus.connect()
-        yield Session(bus=bus, url=url, hosts_services=hosts, home=home)
-    finally:
-        await bus.close()
-        if server is not None:
-            server.stop()
+        yield Session(bus=bus, url=redacted_url(url), hosts_services=hosts, home=home, embedded=server is not None)

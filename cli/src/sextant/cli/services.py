@@ -1,34 +1,26 @@
-"""The five services, composed for the embedded runtime (one process, adapters built once and shared)."""
+"""The services the embedded runtime hosts, read from their declarations and built on one set of adapters."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+from sextant.bootstrap import Adapters, bootstrap, embedded_services, host_all
 from sextant.bus import ServiceSpec
 
 
-def all_services(env: Mapping[str, str]) -> list[ServiceSpec]:
-    """Every service's router spec, reading settings from ``env``.
+def all_services(env: Mapping[str, str], adapters: Adapters | None = None) -> list[ServiceSpec]:
+    """Every embedded service's router spec, in pipeline order.
 
-    In one process the services still are five independent durable consumers; the heavy adapters
-    (the embedded chunk store takes an exclusive lock on its folder, and the embedding model) are
-    built once and shared.
+    In one process the services still are independent durable consumers; the heavy adapters (the
+    embedded chunk store takes an exclusive lock on its folder, and the embedding model) are built
+    once and shared.
+
+    Args:
+        env: Environment the settings and adapters are read from.
+        adapters: Adapters to share (default: ``bootstrap(env)``; the caller then never closes them,
+            which is fine only for a process that ends with the run).
+
+    Returns:
+        One spec per declared service.
     """
-    # Imported here: commands that only publish or read must not pay for models and engines.
-    from sextant.analyzer import app as analyzer
-    from sextant.chunkstore.model_store import store_for_model
-    from sextant.embedding import embedder_from_env
-    from sextant.indexer import app as indexer
-    from sextant.recency_scanner import app as recency_scanner
-    from sextant.reviewer import app as reviewer
-    from sextant.selector import app as selector
-
-    embedder = embedder_from_env(env)
-    store = store_for_model(env, embedder)
-    return [
-        ServiceSpec(recency_scanner.SERVICE_NAME, recency_scanner.router_factory(env)),
-        ServiceSpec(indexer.SERVICE_NAME, indexer.router_factory(env, store=store, embedder=embedder)),
-        ServiceSpec(selector.SERVICE_NAME, selector.router_factory(env, store=store)),
-        ServiceSpec(analyzer.SERVICE_NAME, analyzer.router_factory(env, store=store)),
-        ServiceSpec(reviewer.SERVICE_NAME, reviewer.router_factory(env, store=store, embedder=embedder)),
-    ]
+    return host_all(embedded_services(), adapters if adapters is not None else bootstrap(env), env)

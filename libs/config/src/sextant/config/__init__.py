@@ -2,6 +2,7 @@
 
 from sextant.config.env import (
     DEFAULT_HOME_DIRNAME,
+    PROVIDER_TOKEN_VARIABLES,
     default_store_path,
     env_flag,
     env_float,
@@ -11,15 +12,23 @@ from sextant.config.env import (
     provider_token,
     sextant_home,
 )
+from sextant.config.redaction import has_userinfo, redacted_url
+from sextant.config.tokens import TokenLookup, no_tokens, token_lookup
 
 __all__ = [
     "DEFAULT_HOME_DIRNAME",
+    "PROVIDER_TOKEN_VARIABLES",
+    "TokenLookup",
     "default_store_path",
     "env_flag",
     "env_float",
     "env_int",
     "env_str",
+    "has_userinfo",
     "mirrors_path",
+    "no_tokens",
     "provider_token",
+    "redacted_url",
     "sextant_home",
+    "token_lookup",
 ]

@@ -9,32 +9,45 @@ DEFAULT_HOME_DIRNAME = ".sextant"
 """Folder (in the working directory) holding the embedded runtime's NATS store, Qdrant and caches."""
 
 _TRUTHY = frozenset({"1", "true", "yes", "on", "y", "t"})
-_FALSY = frozenset({"0", "false", "no", "off", "n", "f", ""})
+_FALSY = frozenset({"0", "false", "no", "off", "n", "f"})
 
-_PROVIDER_TOKEN_VARIABLES = {
+PROVIDER_TOKEN_VARIABLES = {
     "github": ("GITHUB_TOKEN", "GH_TOKEN"),
     "gitlab": ("GITLAB_TOKEN",),
     "bitbucket": ("BITBUCKET_TOKEN",),
     "generic": ("GIT_TOKEN",),
 }
+"""Where each hosting provider's access token is read from (the first one set wins)."""
 
 
 def env_str(env: Mapping[str, str], name: str, default: str | None = None) -> str | None:
-    """A string variable; empty counts as unset."""
+    """A string variable, stripped; empty (or only spaces) counts as unset.
+
+    This is the one place that rule lives: every other typed read goes through it, so a variable
+    left blank in an ``.env`` file always means "use the default".
+
+    Args:
+        env: Environment variables.
+        name: Variable name.
+        default: Returned when the variable is unset or blank.
+
+    Returns:
+        The value, or ``default``.
+    """
     value = env.get(name, "").strip()
     return value or default
 
 
 def env_flag(env: Mapping[str, str], name: str, *, default: bool = False) -> bool:
-    """A boolean variable: 1/true/yes/on are true, 0/false/no/off/empty are false.
+    """A boolean variable: 1/true/yes/on are true, 0/false/no/off are false; unset or empty is ``default``.
 
     Raises:
         ValueError: for any other value, so a typo never silently flips a feature.
     """
-    raw = env.get(name)
+    raw = env_str(env, name)
     if raw is None:
         return default
-    value = raw.strip().lower()
+    value = raw.lower()
     if value in _TRUTHY:
         return True
     if value in _FALSY:
@@ -73,7 +86,7 @@ def sextant_home(env: Mapping[str, str], cwd: Path | None = None) -> Path:
 
 def provider_token(env: Mapping[str, str], provider: str) -> str | None:
     """The access token for a hosting provider, from its conventional variable (never from a URL)."""
-    for name in _PROVIDER_TOKEN_VARIABLES.get(provider, _PROVIDER_TOKEN_VARIABLES["generic"]):
+    for name in PROVIDER_TOKEN_VARIABLES.get(provider, PROVIDER_TOKEN_VARIABLES["generic"]):
         token = env_str(env, name)
         if token:
             return token

@@ -1,11 +1,8 @@
-"""``python -m sextant.analyzer``: run the analyzer alone against NATS_URL and the configured store."""
+"""``python -m sextant.analyzer``: run this service alone against the NATS server NATS_URL names."""
 
 import os
 
-from sextant.analyzer.app import SERVICE_NAME, router_factory
-from sextant.bus import run_service
-from sextant.chunkstore.model_store import store_for_model
-from sextant.embedding import embedder_from_env
+from sextant.analyzer.app import SERVICE
+from sextant.bootstrap import run_declared_service
 
-store = store_for_model(os.environ, embedder_from_env(os.environ))
-run_service(SERVICE_NAME, router_factory(os.environ, store=store), os.environ)
+run_declared_service(SERVICE, os.environ)

@@ -6,12 +6,9 @@ import asyncio
 import time
 from collections.abc import Mapping, Sequence
 
-from faststream.nats import NatsRouter
-
-from sextant.bus import Bus, Progress, RouterFactory, consume, report_progress
-from sextant.chunkstore import ChunkStore
-from sextant.contracts import Event, FileRecencyComputed
-from sextant.embedding import DenseEmbedder
+from sextant.bootstrap import Adapters, HandlerFactory, ServiceDeclaration
+from sextant.bus import Bus, EventHandler, Progress, report_progress
+from sextant.contracts import ChunksIndexed, Event, FileRecencyComputed, StageFailed
 from sextant.indexer.config import IndexerSettings
 from sextant.indexer.deps import IndexerDeps
 from sextant.indexer.handlers import STAGE, on_file_recency_computed
@@ -57,29 +54,44 @@ def bus_progress(bus: Bus, run_id: str) -> ProgressCallback:
     return report
 
 
-def create_router(bus: Bus, deps: IndexerDeps) -> NatsRouter:
-    """The indexer's router: one durable consumer of FileRecencyComputed."""
-    router = bus.router()
-
-    async def handle(event: FileRecencyComputed) -> Sequence[Event]:
-        return await on_file_recency_computed(event, deps, bus_progress(bus, event.run_id))
-
-    consume(router, bus, event_type=FileRecencyComputed, durable=DURABLE, stage=STAGE, handle=handle)
-    return router
-
-
-def router_factory(
-    env: Mapping[str, str], *, store: ChunkStore | None = None, embedder: DenseEmbedder | None = None
-) -> RouterFactory:
-    """A factory the runtime calls with the bus; settings and adapters are built once, here.
+def handler_for(deps: IndexerDeps) -> HandlerFactory[FileRecencyComputed]:
+    """The indexer's handler over ready-made dependencies (tests build their own).
 
     Args:
-        env: The environment.
-        store: A chunk store shared with other services in one process (None: open the configured one).
-        embedder: A dense embedder shared likewise (None: build the configured one).
+        deps: Settings and adapters of the indexer.
 
     Returns:
-        ``bus -> router``.
+        ``bus -> handler``; progress is reported on that bus.
     """
-    deps = IndexerDeps.build(IndexerSettings.from_env(env), store=store, embedder=embedder)
-    return lambda bus: create_router(bus, deps)
+
+    def for_bus(bus: Bus) -> EventHandler[FileRecencyComputed]:
+        async def handle(event: FileRecencyComputed) -> Sequence[Event]:
+            return await on_file_recency_computed(event, deps, bus_progress(bus, event.run_id))
+
+        return handle
+
+    return for_bus
+
+
+def build_handler(adapters: Adapters, env: Mapping[str, str]) -> HandlerFactory[FileRecencyComputed]:
+    """The indexer's handler over the shared adapters; settings read once, here.
+
+    Args:
+        adapters: Shared adapters (store, embedder, sparse encoder, mirrors, tokens).
+        env: Environment the settings are read from (INDEX_*).
+
+    Returns:
+        ``bus -> handler``.
+    """
+    return handler_for(IndexerDeps.from_adapters(IndexerSettings.from_env(env), adapters))
+
+
+SERVICE: ServiceDeclaration[FileRecencyComputed] = ServiceDeclaration(
+    name=SERVICE_NAME,
+    stage=STAGE,
+    durable=DURABLE,
+    consumes=FileRecencyComputed,
+    produces=(ChunksIndexed, StageFailed),
+    build=build_handler,
+    summary="Indexes the changed files: symbols, sparse then dense vectors, stale points removed.",
+)

@@ -6,7 +6,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sextant.config import default_store_path, env_flag, env_float, env_int, env_str, mirrors_path
+from sextant.config import (
+    TokenLookup,
+    default_store_path,
+    env_flag,
+    env_float,
+    env_int,
+    env_str,
+    mirrors_path,
+    no_tokens,
+)
 from sextant.indexer.discovery import DEFAULT_EXCLUDES, DEFAULT_MAX_FILE_BYTES, DiscoveryRules
 
 DEFAULT_GIT_TIMEOUT_SECONDS = 600.0
@@ -35,8 +44,8 @@ class IndexerSettings:
     """INDEX_GIT_TIMEOUT_SECONDS: limit of each git command (fetch, ls-tree, cat-file)."""
     group_chunks: int = DEFAULT_GROUP_CHUNKS
     """INDEX_GROUP_CHUNKS: chunks embedded and upserted together."""
-    env: Mapping[str, str] = field(default_factory=dict, repr=False)
-    """The environment, for provider tokens (read when a run needs them; never logged)."""
+    tokens: TokenLookup = field(default=no_tokens, repr=False)
+    """Git hosting tokens by provider (read when a run needs one; never logged)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> IndexerSettings:
@@ -68,5 +77,4 @@ class IndexerSettings:
             rules=rules,
             git_timeout_seconds=env_float(env, "INDEX_GIT_TIMEOUT_SECONDS", DEFAULT_GIT_TIMEOUT_SECONDS),
             group_chunks=group,
-            env=dict(env),
         )

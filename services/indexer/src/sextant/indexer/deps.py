@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from sextant.bootstrap import Adapters
 from sextant.chunkstore import ChunkStore
 from sextant.embedding import DenseEmbedder, SparseEncoder
 from sextant.gitsource.mirror import RepoMirror
@@ -36,34 +37,20 @@ class IndexerDeps:
         return self.repo_locks.setdefault(repo_key, asyncio.Lock())
 
     @classmethod
-    def build(
-        cls,
-        settings: IndexerSettings,
-        *,
-        store: ChunkStore | None = None,
-        embedder: DenseEmbedder | None = None,
-    ) -> IndexerDeps:
-        """Build the adapters the settings' environment asks for, reusing any passed in.
+    def from_adapters(cls, settings: IndexerSettings, adapters: Adapters) -> IndexerDeps:
+        """The indexer's dependencies from the process's shared adapters.
 
         Args:
-            settings: Indexer settings (their ``env`` chooses the store and the embedder).
-            store: A store shared with other services; None opens the configured one.
-            embedder: A dense embedder shared with other services; None builds the configured one.
+            settings: Indexer settings (read from the environment by the caller).
+            adapters: The shared adapters (store, embedder, sparse encoder, mirrors, git tokens).
 
         Returns:
-            The dependencies.
+            The dependencies; the settings carry the adapters' token lookup.
         """
-        from sextant.chunkstore import store_from_env
-        from sextant.embedding import embedder_from_env
-
-        dense = embedder if embedder is not None else embedder_from_env(settings.env)
-        chunk_store = store
-        if chunk_store is None:
-            chunk_store = store_from_env(
-                settings.env,
-                model_id=dense.model_id,
-                dimension=dense.dimension,
-                default_path=settings.store_path,
-            )
-        mirrors = RepoMirror(settings.mirrors_dir, timeout=settings.git_timeout_seconds)
-        return cls(settings=settings, store=chunk_store, embedder=dense, mirrors=mirrors)
+        return cls(
+            settings=replace(settings, tokens=adapters.tokens),
+            store=adapters.store,
+            embedder=adapters.embedder,
+            mirrors=adapters.mirrors,
+            sparse=adapters.sparse,
+        )

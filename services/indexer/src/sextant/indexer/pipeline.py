@@ -9,7 +9,6 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from sextant.chunkstore import ChunkPoint, FileEntry
-from sextant.config import provider_token
 from sextant.contracts import (
     ChunksIndexed,
     FailedFile,
@@ -97,11 +96,11 @@ class _Run:
 
 
 def repo_source(request: RepoUpdated, deps: IndexerDeps) -> RepoSource:
-    """The git source of a request, with the provider's token from the environment.
+    """The git source of a request, with the provider's token from the token lookup.
 
     Args:
         request: The update being indexed.
-        deps: Indexer dependencies (their settings hold the environment).
+        deps: Indexer dependencies (their settings hold the git token lookup).
 
     Returns:
         The source to sync.
@@ -110,7 +109,7 @@ def repo_source(request: RepoUpdated, deps: IndexerDeps) -> RepoSource:
     return RepoSource(
         url=repo.url,
         branch=repo.branch,
-        token=provider_token(deps.settings.env, repo.provider),
+        token=deps.settings.tokens(repo.provider),
         provider=repo.provider,  # type: ignore[arg-type]  # RepoSource refuses an unknown provider itself
     )
 

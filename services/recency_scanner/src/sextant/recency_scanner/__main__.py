@@ -1,8 +1,8 @@
-"""``python -m sextant.recency_scanner``: run the scanner alone against NATS_URL."""
+"""``python -m sextant.recency_scanner``: run this service alone against the NATS server NATS_URL names."""
 
 import os
 
-from sextant.bus import run_service
-from sextant.recency_scanner.app import SERVICE_NAME, router_factory
+from sextant.bootstrap import run_declared_service
+from sextant.recency_scanner.app import SERVICE
 
-run_service(SERVICE_NAME, router_factory(os.environ), os.environ)
+run_declared_service(SERVICE, os.environ)

@@ -3,30 +3,42 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
-from faststream.nats import NatsRouter
-
-from sextant.bus import Bus, RouterFactory, consume
-from sextant.contracts import Event, RepoUpdated
+from sextant.bootstrap import Adapters, HandlerFactory, ServiceDeclaration
+from sextant.contracts import Event, FileRecencyComputed, RepoUpdated
 from sextant.recency_scanner.config import RecencySettings
 from sextant.recency_scanner.handlers import on_repo_updated
 
 SERVICE_NAME = "recency-scanner"
+STAGE = "recency_scanner"
 DURABLE = "recency_scanner"
 
 
-def create_router(bus: Bus, settings: RecencySettings) -> NatsRouter:
-    """The scanner's router: one durable consumer of RepoUpdated."""
-    router = bus.router()
+def build_handler(adapters: Adapters, env: Mapping[str, str]) -> HandlerFactory[RepoUpdated]:
+    """The scanner's handler: settings read once, git tokens from the adapters.
+
+    Args:
+        adapters: Shared adapters (only the token lookup is used).
+        env: Environment the settings are read from.
+
+    Returns:
+        ``bus -> handler``.
+    """
+    settings = replace(RecencySettings.from_env(env), tokens=adapters.tokens)
 
     async def handle(event: RepoUpdated) -> Sequence[Event]:
         return await on_repo_updated(event, settings)
 
-    consume(router, bus, event_type=RepoUpdated, durable=DURABLE, stage="recency_scanner", handle=handle)
-    return router
+    return lambda bus: handle
 
 
-def router_factory(env: Mapping[str, str]) -> RouterFactory:
-    """A factory the runtime calls with the bus (settings read once, here)."""
-    settings = RecencySettings.from_env(env)
-    return lambda bus: create_router(bus, settings)
+SERVICE: ServiceDeclaration[RepoUpdated] = ServiceDeclaration(
+    name=SERVICE_NAME,
+    stage=STAGE,
+    durable=DURABLE,
+    consumes=RepoUpdated,
+    produces=(FileRecencyComputed,),
+    build=build_handler,
+    summary="Reads git history once per push: the last commit date of every file.",
+)

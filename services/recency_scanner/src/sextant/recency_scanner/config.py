@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from sextant.config import env_flag, env_float, env_str
+from sextant.config import TokenLookup, env_flag, env_float, env_str, no_tokens
 
 DEFAULT_SCAN_TIMEOUT_SECONDS = 600.0
 
@@ -14,21 +14,28 @@ DEFAULT_SCAN_TIMEOUT_SECONDS = 600.0
 class RecencySettings:
     """What the scanner needs to know; see .env.example."""
 
-    enabled: bool = False
-    """INDEX_FILE_RECENCY: off by default (no clone, no payload field), as in the seed."""
+    enabled: bool = True
+    """INDEX_FILE_RECENCY: on unless set to false (then no clone and no date in the payload). File
+    dates are what Sextant is for, and a local repository is read in place at no network cost."""
     window: str | None = None
     """INDEX_FILE_RECENCY_WINDOW: passed to --shallow-since (e.g. "2 years ago"); None = whole history."""
     timeout_seconds: float = DEFAULT_SCAN_TIMEOUT_SECONDS
     """INDEX_FILE_RECENCY_TIMEOUT_SECONDS: the whole scan's time limit."""
-    env: Mapping[str, str] = field(default_factory=dict, repr=False)
-    """The environment, for provider tokens (read when a scan needs them; never logged)."""
+    tokens: TokenLookup = field(default=no_tokens, repr=False)
+    """Git hosting tokens by provider (read when a scan needs one; never logged)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> RecencySettings:
-        """Read the settings from environment variables."""
+        """Read the settings from environment variables (tokens come from the adapters, not from here).
+
+        Args:
+            env: Environment variables.
+
+        Returns:
+            The settings, with no git tokens.
+        """
         return cls(
-            enabled=env_flag(env, "INDEX_FILE_RECENCY"),
+            enabled=env_flag(env, "INDEX_FILE_RECENCY", default=True),
             window=env_str(env, "INDEX_FILE_RECENCY_WINDOW"),
             timeout_seconds=env_float(env, "INDEX_FILE_RECENCY_TIMEOUT_SECONDS", DEFAULT_SCAN_TIMEOUT_SECONDS),
-            env=dict(env),
         )

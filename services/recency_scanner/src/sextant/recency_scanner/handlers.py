@@ -8,7 +8,6 @@ from typing import Literal, cast
 
 import msgspec
 
-from sextant.config import provider_token
 from sextant.contracts import (
     FileRecencyComputed,
     RecencyStatus,
@@ -71,7 +70,7 @@ async def on_repo_updated(event: RepoUpdated, settings: RecencySettings) -> list
         source = RepoSource(
             url=event.repo.url,
             branch=event.repo.branch,
-            token=provider_token(settings.env, event.repo.provider),
+            token=settings.tokens(event.repo.provider),
             provider=cast(Provider, event.repo.provider),  # validated by RepoSource itself
         )
         scan = await asyncio.to_thread(scan_recency, source, window=settings.window, timeout=settings.timeout_seconds)

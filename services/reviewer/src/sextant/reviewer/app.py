@@ -4,12 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from faststream.nats import NatsRouter
-
-from sextant.bus import Bus, RouterFactory, consume
-from sextant.chunkstore import ChunkStore
-from sextant.contracts import Event, ReviewRequested
-from sextant.embedding import DenseEmbedder
+from sextant.bootstrap import Adapters, HandlerFactory, ServiceDeclaration
+from sextant.contracts import Event, ReviewCompleted, ReviewRequested, StageFailed
+from sextant.reviewer.config import ReviewerSettings
 from sextant.reviewer.deps import ReviewerDeps
 from sextant.reviewer.handlers import STAGE, on_review_requested
 
@@ -17,20 +14,30 @@ SERVICE_NAME = "reviewer"
 DURABLE = "reviewer"
 
 
-def create_router(bus: Bus, deps: ReviewerDeps) -> NatsRouter:
-    """The reviewer's router: one durable consumer of ReviewRequested."""
-    router = bus.router()
+def build_handler(adapters: Adapters, env: Mapping[str, str]) -> HandlerFactory[ReviewRequested]:
+    """The reviewer's handler over the shared adapters.
+
+    Args:
+        adapters: Shared adapters (store, embedder, sparse encoder, reranker, model, mirrors, tokens).
+        env: Environment the settings are read from (REVIEW_*).
+
+    Returns:
+        ``bus -> handler``.
+    """
+    deps = ReviewerDeps.from_adapters(ReviewerSettings.from_env(env), adapters)
 
     async def handle(event: ReviewRequested) -> Sequence[Event]:
         return await on_review_requested(event, deps)
 
-    consume(router, bus, event_type=ReviewRequested, durable=DURABLE, stage=STAGE, handle=handle)
-    return router
+    return lambda bus: handle
 
 
-def router_factory(
-    env: Mapping[str, str], *, store: ChunkStore | None = None, embedder: DenseEmbedder | None = None
-) -> RouterFactory:
-    """A factory the runtime calls with the bus; adapters are built once, here (or shared)."""
-    deps = ReviewerDeps.build(env, store=store, embedder=embedder)
-    return lambda bus: create_router(bus, deps)
+SERVICE: ServiceDeclaration[ReviewRequested] = ServiceDeclaration(
+    name=SERVICE_NAME,
+    stage=STAGE,
+    durable=DURABLE,
+    consumes=ReviewRequested,
+    produces=(ReviewCompleted, StageFailed),
+    build=build_handler,
+    summary="Reviews a change with hybrid retrieval, rerank and recency-aware context.",
+)

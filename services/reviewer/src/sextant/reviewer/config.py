@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from sextant.config import env_int
+from sextant.config import TokenLookup, env_int, no_tokens
 
 RETRIEVAL_LIMIT = 50
 """Chunks the hybrid search returns for a review (50; see docs/analysis.md, "Review context")."""
@@ -25,8 +25,8 @@ class ReviewerSettings:
     """REVIEW_QUERY_MAX_CHARS."""
     max_tokens: int = REVIEW_MAX_TOKENS
     """REVIEW_MAX_TOKENS."""
-    env: Mapping[str, str] = field(default_factory=dict, repr=False)
-    """The environment, for provider tokens when a diff must be computed from refs."""
+    tokens: TokenLookup = field(default=no_tokens, repr=False)
+    """Git hosting tokens by provider, for when a diff must be computed from refs."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> ReviewerSettings:
@@ -35,5 +35,4 @@ class ReviewerSettings:
             retrieval_limit=env_int(env, "REVIEW_RETRIEVAL_LIMIT", RETRIEVAL_LIMIT),
             query_max_chars=env_int(env, "REVIEW_QUERY_MAX_CHARS", QUERY_MAX_CHARS),
             max_tokens=env_int(env, "REVIEW_MAX_TOKENS", REVIEW_MAX_TOKENS),
-            env=dict(env),
         )

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from sextant.bootstrap import Adapters
 from sextant.chunkstore import ChunkStore
-from sextant.chunkstore.model_store import store_for_model
-from sextant.config import mirrors_path
-from sextant.embedding import DenseEmbedder, SparseEncoder, embedder_from_env
+from sextant.embedding import DenseEmbedder, SparseEncoder
 from sextant.gitsource.mirror import RepoMirror
-from sextant.llm import LanguageModel, model_from_env
-from sextant.rerank import Reranker, reranker_from_env
+from sextant.llm import LanguageModel
+from sextant.rerank import Reranker
 from sextant.reviewer.config import ReviewerSettings
 
 
@@ -28,17 +26,22 @@ class ReviewerDeps:
     mirror: RepoMirror
 
     @classmethod
-    def build(
-        cls, env: Mapping[str, str], *, store: ChunkStore | None = None, embedder: DenseEmbedder | None = None
-    ) -> ReviewerDeps:
-        """Adapters from the environment; a process hosting several services passes shared ones."""
-        embedder = embedder or embedder_from_env(env)
+    def from_adapters(cls, settings: ReviewerSettings, adapters: Adapters) -> ReviewerDeps:
+        """The reviewer's dependencies from the process's shared adapters.
+
+        Args:
+            settings: Reviewer settings (read from the environment by the caller).
+            adapters: The shared adapters.
+
+        Returns:
+            The dependencies; the settings carry the adapters' token lookup.
+        """
         return cls(
-            settings=ReviewerSettings.from_env(env),
-            store=store or store_for_model(env, embedder),
-            embedder=embedder,
-            sparse=SparseEncoder(),
-            reranker=reranker_from_env(env),
-            model=model_from_env(env),
-            mirror=RepoMirror(mirrors_path(env)),
+            settings=replace(settings, tokens=adapters.tokens),
+            store=adapters.store,
+            embedder=adapters.embedder,
+            sparse=adapters.sparse,
+            reranker=adapters.reranker,
+            model=adapters.model,
+            mirror=adapters.mirrors,
         )

@@ -6,7 +6,6 @@ import asyncio
 import logging
 from typing import cast
 
-from sextant.config import provider_token
 from sextant.contracts import (
     ContextItem,
     ReviewCompleted,
@@ -132,7 +131,7 @@ def _diff_from_refs(event: ReviewRequested, deps: ReviewerDeps) -> str:
     source = RepoSource(
         url=event.repo.url,
         branch=event.repo.branch,
-        token=provider_token(deps.settings.env, event.repo.provider),
+        token=deps.settings.tokens(event.repo.provider),
         provider=cast(Provider, event.repo.provider),  # RepoSource validates it
     )
     deps.mirror.sync(source)

@@ -1,11 +1,8 @@
-"""``python -m sextant.selector``: run the selector alone against NATS_URL and QDRANT_URL."""
+"""``python -m sextant.selector``: run this service alone against the NATS server NATS_URL names."""
 
 import os
 
-from sextant.bus import run_service
-from sextant.chunkstore.model_store import store_for_model
-from sextant.embedding import embedder_from_env
-from sextant.selector.app import SERVICE_NAME, router_factory
+from sextant.bootstrap import run_declared_service
+from sextant.selector.app import SERVICE
 
-store = store_for_model(os.environ, embedder_from_env(os.environ))
-run_service(SERVICE_NAME, router_factory(os.environ, store=store), os.environ)
+run_declared_service(SERVICE, os.environ)

@@ -4,30 +4,41 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from faststream.nats import NatsRouter
-
-from sextant.bus import Bus, RouterFactory, consume
-from sextant.contracts import ChunksIndexed, Event
-from sextant.selection import PayloadSource
+from sextant.bootstrap import Adapters, HandlerFactory, ServiceDeclaration
+from sextant.contracts import ChunksIndexed, ChunksSelected, Event
 from sextant.selector.config import SelectorSettings
 from sextant.selector.handlers import on_chunks_indexed
 
 SERVICE_NAME = "selector"
+STAGE = "selector"
 DURABLE = "selector"
 
 
-def create_router(bus: Bus, store: PayloadSource, settings: SelectorSettings) -> NatsRouter:
-    """The selector's router: one durable consumer of ChunksIndexed."""
-    router = bus.router()
+def build_handler(adapters: Adapters, env: Mapping[str, str]) -> HandlerFactory[ChunksIndexed]:
+    """The selector's handler over the shared chunk store.
+
+    Args:
+        adapters: Shared adapters (the store).
+        env: Environment the settings are read from.
+
+    Returns:
+        ``bus -> handler``.
+    """
+    settings = SelectorSettings.from_env(env)
+    store = adapters.store
 
     async def handle(event: ChunksIndexed) -> Sequence[Event]:
         return await on_chunks_indexed(event, store, settings)
 
-    consume(router, bus, event_type=ChunksIndexed, durable=DURABLE, stage="selector", handle=handle)
-    return router
+    return lambda bus: handle
 
 
-def router_factory(env: Mapping[str, str], *, store: PayloadSource) -> RouterFactory:
-    """A factory the runtime calls with the bus; the store is built once by the caller."""
-    settings = SelectorSettings.from_env(env)
-    return lambda bus: create_router(bus, store, settings)
+SERVICE: ServiceDeclaration[ChunksIndexed] = ServiceDeclaration(
+    name=SERVICE_NAME,
+    stage=STAGE,
+    durable=DURABLE,
+    consumes=ChunksIndexed,
+    produces=(ChunksSelected,),
+    build=build_handler,
+    summary="Picks the chunks an analysis and a summary read, from payloads alone.",
+)
