@@ -6,7 +6,7 @@ import os
 
 import typer
 
-from sextant.cli import bus_commands, direct_commands, pipeline_commands, search_commands
+from sextant.cli import bus_commands, direct_commands, mcp_command, pipeline_commands, search_commands
 from sextant.cli.tracing_setup import install_tracing
 from sextant.telemetry import configure_logging
 
@@ -36,3 +36,4 @@ bus_commands.register(app)
 pipeline_commands.register(app)
 direct_commands.register(app)
 search_commands.register(app)
+mcp_command.register(app)
