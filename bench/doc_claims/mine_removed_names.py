@@ -25,6 +25,7 @@ import sys
 CODE_SPECS = ["*.py", "*.go", "*.js", "*.mjs", "*.cjs", "*.ts"]
 DOC_SPECS = ["*.md", "*.rst", "*.markdown"]
 _HISTORY_DOC = re.compile(r"(?i)(^|/)(changes|changelog|history|news|release|upgrad|migrat|whatsnew)[^/]*$")
+_SAMPLE_PATH = re.compile(r"(^|/)(docs?|examples?|tests?|testing|bench\w*|docs_src|__tests__|testdata)/|_test\.go$")
 _DEFINITION = re.compile(
     r"^-\s*(?:async\s+def|def|class|func(?:\s*\([^)]*\))?|type|function|export\s+function|export\s+class)\s+"
     r"([A-Za-z_]\w{3,})"
@@ -53,10 +54,14 @@ def removed_definitions(git_dir: str, commit: str, since: str) -> dict[str, str]
     )
     removed: dict[str, str] = {}
     header = ""
+    sample = False
     for line in log.split("\n"):
         if line.startswith("@@@"):
             header = line[3:]
-        elif line.startswith("-") and not line.startswith("---"):
+        elif line.startswith("--- "):
+            # Names of docs' examples, tests and benchmarks are not the library's API.
+            sample = bool(_SAMPLE_PATH.search(line))
+        elif line.startswith("-") and not sample:
             match = _DEFINITION.match(line)
             if match:
                 name = match.group(1) or match.group(2)

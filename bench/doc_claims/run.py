@@ -243,12 +243,19 @@ def main(argv: Iterable[str] | None = None) -> int:
         raise SystemExit(f"labels at states not in {args.states}: {sorted(unknown)}")
 
     findings_by_state: dict[tuple[str, str], list[Finding]] = {}
+    failed: list[str] = []
     seconds = 0.0
     for state in states:
         repo, commit = state["repo"], state["commit"]
         checkout = check_out(args.mirrors, args.work, repo, commit)
         started = time.perf_counter()
-        findings = run_checker(checkout, commit, repo, args.checker)
+        try:
+            findings = run_checker(checkout, commit, repo, args.checker)
+        except Exception as error:  # one broken state must not hide the figures of the others
+            failed.append(f"{repo}@{commit[:10]}: {type(error).__name__}: {error}")
+            print(f"checker FAILED on {repo}@{commit[:10]}: {error}", file=sys.stderr)
+            labels = [label for label in labels if (label.repo, label.commit) != (repo, commit)]
+            continue
         seconds += time.perf_counter() - started
         findings_by_state[(repo, commit)] = findings
         match([label for label in labels if (label.repo, label.commit) == (repo, commit)], findings)
@@ -256,7 +263,10 @@ def main(argv: Iterable[str] | None = None) -> int:
         print(f"checked {repo}@{commit[:10]}: {len(findings)} claims, {alarms} alarms", file=sys.stderr)
     print(f"checker time {seconds:.1f} s over {len(states)} states\n")
 
+    for failure in failed:
+        print(f"CHECKER FAILED (state and its labels left out of every figure): {failure}")
     figures = report(labels, findings_by_state, sys.stdout)
+    figures["failed_states"] = failed
     if args.alarms_out is not None:
         with args.alarms_out.open("w") as out:
             for (repo, commit), fs in findings_by_state.items():
