@@ -22,19 +22,28 @@ from sextant.doc_claims.claims.extraction import extract_claims
 from sextant.doc_claims.claims.history_docs import is_history_doc
 from sextant.doc_claims.judging.checking import check_claims
 from sextant.doc_claims.judging.code_facts import CodeFactsCollector
+from sextant.doc_claims.judging.repository_history import RepositoryHistory
 from sextant.doc_claims.report.summary import DocCheckReport, build_report
 from sextant.doc_claims.sources.doc_texts import DocTextCollector
 from sextant.doc_claims.sources.repository import read_snapshot
 from sextant.gitsource.history_access import open_history
 
 
-def check_docs(payloads: Iterable[ChunkPayload], *, tree_paths: Iterable[str] | None = None) -> DocCheckReport:
+def check_docs(
+    payloads: Iterable[ChunkPayload],
+    *,
+    tree_paths: Iterable[str] | None = None,
+    history: RepositoryHistory | None = None,
+) -> DocCheckReport:
     """Check every doc among the payloads against all the code among them, in one pass.
 
     Args:
         payloads: Every chunk payload of one repository (docs and code, any order).
         tree_paths: Every path of the commit's git tree, when known: paths are then judged against
             the whole tree rather than only the indexed files.
+        history: The repository's history, when it can be read (a local repository): names the code
+            once defined are contradicted with evidence, names it never defined are not, and
+            definitions changed since a doc line make it outdated.
 
     Returns:
         The findings, a summary per doc and totals.
@@ -50,20 +59,27 @@ def check_docs(payloads: Iterable[ChunkPayload], *, tree_paths: Iterable[str] | 
     checked = [doc for doc in docs if not is_history_doc(doc.path)]
     claims = [claim for doc in checked for claim in extract_claims(doc.path, doc.text, first_line=doc.first_line)]
     doc_dates = {doc.path: doc.last_modified_at for doc in checked}
-    findings = check_claims(claims, facts, doc_dates=doc_dates)
-    return build_report(findings, doc_dates, skipped_docs=[doc.path for doc in docs if is_history_doc(doc.path)])
+    findings = check_claims(claims, facts, doc_dates=doc_dates, history=history)
+    return build_report(
+        findings,
+        doc_dates,
+        skipped_docs=[doc.path for doc in docs if is_history_doc(doc.path)],
+        history_note=history.note if history is not None else None,
+    )
 
 
-def check_repository(path: str | Path, commit: str | None = None) -> DocCheckReport:
+def check_repository(path: str | Path, commit: str | None = None, *, use_history: bool = True) -> DocCheckReport:
     """Check the docs of a local repository at one commit, reading git directly (no index, no embedding).
 
     Args:
         path: The repository folder (a work tree or a bare git directory), read in place.
         commit: The commit or ref to judge; None for HEAD.
+        use_history: Judge with the repository's history (bounded; see docs/doc-claims.md).
 
     Returns:
         The findings, a summary per doc and totals.
     """
     repo = open_history(Path(path), commit)
     snapshot = read_snapshot(repo)
-    return check_docs(snapshot.payloads, tree_paths=snapshot.paths)
+    history = RepositoryHistory(repo, snapshot.doc_commits) if use_history else None
+    return check_docs(snapshot.payloads, tree_paths=snapshot.paths, history=history)

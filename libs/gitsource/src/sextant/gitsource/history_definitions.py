@@ -25,6 +25,7 @@ import re
 import time
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
+from functools import cache
 
 from sextant.gitsource.errors import GitSourceError
 from sextant.gitsource.history_access import HistoryRepository
@@ -33,21 +34,36 @@ DEFAULT_HISTORY_BYTES = 32 * 1024 * 1024
 DEFAULT_HISTORY_SECONDS = 60.0
 _SAMPLE_DEPTHS = tuple(2**k for k in range(3, 20))
 _NAME = re.compile(r"^[A-Za-z_$][\w$]*$")
-_DEFINITION_TEMPLATES = (
-    r"^\s*(?:async\s+)?def\s+{n}\s*[\[(]",  # Python function or method
-    r"^\s*class\s+{n}\b",  # Python, JavaScript, TypeScript, Java classes
-    r"^{n}\s*(?::[^=]*)?=[^=]",  # a top-level assignment (a module constant, an alias)
-    r"^func\s+(?:\([^)]*\)\s*)?{n}\s*[\[(]",  # Go function or method
-    r"^\s*(?:type|struct|interface|enum|trait|fn|pub\s+fn|pub\s+struct)\s+{n}\b",
+_PYTHON_TEMPLATES = (
+    r"^\s*(?:async\s+)?def\s+{n}\s*[\[(]",  # function or method
+    r"^\s*class\s+{n}\b",
+    r"^{n}\s*(?::[^=]*)?=[^=]",  # a module-level assignment (a constant, an alias)
+    r"^\s+{n}\s+=\s",  # a class attribute (`name = value`, spaced as a statement, not a keyword argument)
+    r"^\s+(?:self\.)?{n}\s*:\s*[\w\[\]., |\"']+(?:=.*)?$",  # an annotated field (`name: str`)
+    r"^\s+self\.{n}\s*=[^=]",  # an instance attribute set in a method
+)
+_GO_TEMPLATES = (
+    r"^func\s+(?:\([^)]*\)\s*)?{n}\s*[\[(]",
+    r"^\s*type\s+{n}\b",
+    r"^\s*(?:const|var)\s+{n}\b",
+    r"^\s+{n}\s+(?:=|[A-Za-z*\[])",  # a const-block entry or a struct field
+    r"^\s+{n}\s*\(",  # an interface method
+)
+_SCRIPT_TEMPLATES = (
     r"^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*{n}\s*\(",
+    r"^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+{n}\b",
     r"^\s*(?:export\s+)?(?:const|let|var)\s+{n}\s*=",
     r"(?:exports|module\.exports|prototype)\.{n}\s*=",
-    r"^\s+(?:static\s+)?(?:async\s+)?{n}\s*\([^)]*\)\s*\{{",  # a JavaScript class method
-    r"^\s+{n}\s*(?::\s*[^=]+)?=",  # a class field or attribute
-    r"^\s+{n}\s*:\s*[^,]*,?\s*$",  # a dataclass-style field (`name: str`) or an object member
-    r"^\s*(?:const|var)\s*\(?\s*{n}\s",  # Go const / var
-    r"^\s+{n}\s+(?:=|[A-Za-z*\[])",  # Go const block entry or struct field
+    r"^\s+(?:static\s+)?(?:async\s+)?(?:get\s+|set\s+)?{n}\s*\([^)]*\)\s*\{{",  # a class method
+    r"^\s+{n}\s*:\s*(?:async\s+)?function\b",
+    r"^\s*(?:export\s+)?(?:interface|type|enum)\s+{n}\b",
 )
+_OTHER_TEMPLATES = (r"\b(?:def|class|func|function|fn|struct|interface|enum|trait|type|module)\s+{n}\b",)
+_TEMPLATES_BY_SUFFIX = {
+    **dict.fromkeys(("py", "pyi"), _PYTHON_TEMPLATES),
+    "go": _GO_TEMPLATES,
+    **dict.fromkeys(("js", "mjs", "cjs", "jsx", "ts", "tsx"), _SCRIPT_TEMPLATES),
+}
 _CODE_PATHSPECS = tuple(
     f"*.{ext}"
     for ext in [
@@ -123,17 +139,24 @@ class DefinitionSearch:
     seconds: float = 0.0
 
 
-def definition_pattern(name: str) -> re.Pattern[str]:
-    """The lines that define `name` in the languages we read (a line-level reading, not a parse).
+def definition_pattern(name: str, path: str) -> re.Pattern[str]:
+    """The lines that define `name` in a file of this kind (a line-level reading, not a parse).
 
     Args:
         name: A simple identifier.
+        path: The file (its extension picks the language's forms of definition).
 
     Returns:
         A compiled pattern matching a defining line.
     """
+    return _pattern(name, path.rsplit(".", 1)[-1].lower() if "." in path else "")
+
+
+@cache
+def _pattern(name: str, suffix: str) -> re.Pattern[str]:
+    templates = _TEMPLATES_BY_SUFFIX.get(suffix, _OTHER_TEMPLATES)
     escaped = re.escape(name)
-    return re.compile("|".join(template.format(n=escaped) for template in _DEFINITION_TEMPLATES))
+    return re.compile("|".join(template.format(n=escaped) for template in templates))
 
 
 def find_past_definitions(
@@ -226,7 +249,6 @@ def _newest_definitions(
     """For each name, its definition in the newest sample that has one (with that sample's index)."""
     order = {sha: index for index, (sha, _) in enumerate(samples)}
     refs = dict(samples)
-    patterns = {name: definition_pattern(name) for name in names}
     wanted = set(names)
     best: dict[str, tuple[PastDefinition, int]] = {}
     for tree, path, line, text in hits:
@@ -236,7 +258,7 @@ def _newest_definitions(
         for word in wanted.intersection(re.findall(r"[A-Za-z_$][\w$]*", text)):
             if word in best and best[word][1] <= index:
                 continue
-            if patterns[word].search(text):
+            if definition_pattern(word, path).search(text):
                 best[word] = (PastDefinition(word, path, line, text.strip()[:200], refs[tree]), index)
     return best
 
@@ -285,12 +307,12 @@ def _attribute_removals(
         search.note = f"history search read only the first {max_bytes:,} bytes of diffs"
         out = out[:max_bytes]
     search.bytes_read += len(out)
-    patterns = {name: definition_pattern(name) for name in definitions}
     removals: dict[str, CommitRef] = {}
     for commit, removed, added in _commits(out.decode("utf-8", "replace")):
-        for name, pattern in patterns.items():
+        for name, (found, _) in definitions.items():
             if name in removals:
                 continue
+            pattern = definition_pattern(name, found.path)
             if any(pattern.search(line) for line in removed) and not any(pattern.search(line) for line in added):
                 removals[name] = commit
     added_by = _added_definitions(repo, {c.sha for c in removals.values()}, search, max_bytes)

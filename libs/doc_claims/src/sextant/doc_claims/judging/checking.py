@@ -35,6 +35,8 @@ class Resolution:
     """The file or folder the claim resolved to."""
     absent_name: str | None = None
     """The simple name looked for and not found at the head (history may know it)."""
+    absent_scope: str | None = None
+    """The module it had to be in (`acme.session`), when the doc qualified it with one."""
     site: SymbolSite | None = None
     """The definition a symbol claim resolved to (its changes over time can make the claim outdated)."""
     removed_by: str | None = None
@@ -231,7 +233,15 @@ def _resolve_symbol(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR0
             return Resolution("verified", lookup.evidence, lookup.path, site=lookup.site)
         if lookup.foreign_base is not None:
             return Resolution("unverifiable", lookup.evidence)
-        return Resolution(_absent(claim), lookup.evidence, absent_name=last)
+        return Resolution(_absent(claim), lookup.evidence, absent_name=last, absent_scope=lookup.module)
+    if "." in name and (unknown := _unknown_root(name, facts)) is not None:
+        # `SyncSession.refresh` when nothing at the head is called SyncSession: the bare `refresh`
+        # elsewhere proves nothing; history may show the qualifier was ours (then it is stale).
+        return Resolution(
+            "unverifiable",
+            f"{unknown} is not a package or symbol of this repository (another library?)",
+            absent_name=unknown,
+        )
     if last in facts.symbols:
         sites = facts.symbols[last]
         return Resolution("verified", _defined(sites), sites[0].path, site=sites[0] if "." not in name else None)
@@ -250,6 +260,13 @@ def _resolve_symbol(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR0
         f"no symbol named {name} in the code; the name may not refer to this repository",
         absent_name=last,
     )
+
+
+def _unknown_root(name: str, facts: CodeFacts) -> str | None:
+    """The first segment of a dotted name when the head knows nothing by that name, else None."""
+    root = name.split(".", 1)[0]
+    known = root in facts.packages or root in facts.symbols or root in facts.identifiers or root in facts.modules
+    return None if known else root
 
 
 def _resolve_env(claim: Claim, facts: CodeFacts) -> Resolution:

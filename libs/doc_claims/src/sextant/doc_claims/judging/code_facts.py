@@ -80,6 +80,9 @@ class CodeFacts:
     """Folder → the newest known last commit date of the files under it."""
     file_tokens: Mapping[str, frozenset[str]] = dataclasses.field(default_factory=dict)
     """Code file → every identifier token of its text (what a module defines, imports or re-exports)."""
+    import_modules: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    """Full dotted import name of each Python module or package of the repository (`acme.session`),
+    counted from its import root (the top level or `src/`), samples and tests left out → its path."""
     class_bases: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
     """Class name → the simple names of its bases, from its declaration line."""
     whole_tree: bool = False
@@ -203,6 +206,7 @@ class CodeFactsCollector:
             directory_last_modified=self._directory_dates(),
             file_tokens={path: frozenset(tokens) for path, tokens in self._file_tokens.items()},
             class_bases=dict(self._bases),
+            import_modules=self._import_modules(),
             whole_tree=self._whole_tree,
         )
 
@@ -221,6 +225,30 @@ class CodeFactsCollector:
                 modules.setdefault(".".join(segments[start:]), path)
         for package, path in self._packages.items():
             modules.setdefault(package, path)
+        return modules
+
+    def _import_modules(self) -> dict[str, str]:
+        """Python modules by the name an import would use, from the top level or a `src/` folder."""
+        modules: dict[str, str] = {}
+        for path in sorted(self._code_files):
+            if not path.endswith(".py"):
+                continue
+            segments = path[: -len(".py")].split("/")
+            if segments[0] in {"src", "lib"} and len(segments) > 1:
+                segments = segments[1:]
+            if any(segment.lower() in _SAMPLE_FOLDERS for segment in segments):
+                continue
+            package = segments[:-1]
+            # Every folder on the way must be a package (hold an __init__.py), so `docs/conf.py` is not `docs.conf`.
+            prefix = path[: len(path) - len("/".join(segments)) - len(".py")]
+            if not all(
+                f"{prefix}{'/'.join(package[: i + 1])}/__init__.py" in self._code_files for i in range(len(package))
+            ):
+                continue
+            if segments[-1] == "__init__":
+                segments = segments[:-1]
+            if segments and all(re.fullmatch(r"[A-Za-z_]\w*", s) for s in segments):
+                modules.setdefault(".".join(segments), path)
         return modules
 
     def _packages_names(self) -> frozenset[str]:

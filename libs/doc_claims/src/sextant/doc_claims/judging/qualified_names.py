@@ -32,6 +32,8 @@ class QualifiedLookup:
     site: SymbolSite | None = None
     foreign_base: str | None = None
     """A base class from outside the repository that may define the member."""
+    module: str | None = None
+    """The module the member was looked for in (`acme.session`), when the qualifier is a module."""
 
 
 def resolve_qualified(name: str, facts: CodeFacts) -> QualifiedLookup | None:
@@ -48,38 +50,46 @@ def resolve_qualified(name: str, facts: CodeFacts) -> QualifiedLookup | None:
     member = parts[-1]
     for cut in range(len(parts) - 1, 0, -1):
         module = ".".join(parts[:cut])
-        path = facts.modules.get(module)
-        if path is None or (path not in facts.code_files and not _is_package_folder(path, facts)):
+        path = facts.import_modules.get(module)
+        if path is None:
             continue
         rest = parts[cut:]
         if len(rest) == 1:
             return _in_module(module, path, member, facts)
-        return _on_class(rest[-2], member, facts, qualifier=".".join(parts[:-1]))
+        if _class_sites(rest[-2], facts):
+            return _on_class(rest[-2], member, facts, qualifier=".".join(parts[:-1]))
+        return None  # an attribute of an object (`flask.request.files`): its type is not known here
     qualifier = parts[-2]
     if _class_sites(qualifier, facts):
         return _on_class(qualifier, member, facts, qualifier=".".join(parts[:-1]))
     return None
 
 
-def _is_package_folder(path: str, facts: CodeFacts) -> bool:
-    return f"{path}/__init__.py" in facts.code_files
-
-
 def _in_module(module: str, path: str, member: str, facts: CodeFacts) -> QualifiedLookup:
-    files = [path] if path in facts.code_files else [f"{path}/__init__.py"]
+    files = [path]
+    folder = path.rsplit("/", 1)[0] + "/" if path.endswith("/__init__.py") else None
     for site in facts.symbols.get(member, ()):
-        if site.path in files or site.path.startswith(path + "/"):
+        if site.path == path or (folder is not None and site.path.startswith(folder)):
             return QualifiedLookup(
                 True, f"defined in {site.path}:{site.line} ({site.symbol_type} {site.qualified})", site.path, site
             )
     for file in files:
         if member in facts.file_tokens.get(file, frozenset()):
             return QualifiedLookup(True, f"named in {file} (module {module})", file)
-    return QualifiedLookup(False, f"module {module} ({files[0]}) has no {member}", files[0])
+    return QualifiedLookup(False, f"module {module} ({files[0]}) has no {member}", files[0], module=module)
 
 
 def _class_sites(name: str, facts: CodeFacts) -> list[SymbolSite]:
-    return [s for s in facts.symbols.get(name, ()) if s.symbol_type in {"class", "struct", "interface", "record"}]
+    return [
+        s
+        for s in facts.symbols.get(name, ())
+        if s.symbol_type in {"class", "struct", "interface", "record"} and not _is_sample(s.path)
+    ]
+
+
+def _is_sample(path: str) -> bool:
+    """Classes of tests, examples and docs are not the API a doc's `Class.member` means."""
+    return any(part in {"tests", "test", "examples", "example", "docs", "doc"} for part in path.lower().split("/")[:-1])
 
 
 def _on_class(cls: str, member: str, facts: CodeFacts, *, qualifier: str) -> QualifiedLookup:

@@ -1,0 +1,147 @@
+"""Names the head lacks, judged by the repository's own history: removed (contradicted) or never ours.
+
+A doc naming something this repository's code defined earlier and has since removed is the drift
+that matters most, and the history says so with evidence: where it was defined, the commit that
+removed it, and what replaced it. A name the code's history never defined is not evidence against
+the doc (another project's name, an example of the doc's own), so it is not contradicted.
+
+The replacement is a definition the removing commit added whose name is close to the removed one
+(`SyncSession` → `Session`), else the nearest name among today's symbols; none when nothing is close.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+
+from sextant.doc_claims.claims.claim import Claim
+from sextant.doc_claims.judging.checking import Resolution
+from sextant.doc_claims.judging.code_facts import CodeFacts
+from sextant.doc_rules import calendar_day
+from sextant.gitsource.history_definitions import DefinitionSearch, PastDefinition
+
+_CLOSE_TO_ADDED = 0.5
+_CLOSE_TO_CURRENT = 0.85
+_MAX_NEAREST_POOL = 50_000
+
+
+def absent_names(judged: list[tuple[Claim, Resolution]]) -> set[str]:
+    """The names worth a history look-up: absent symbols the doc named (resolved or not firmly).
+
+    Args:
+        judged: Claims with their resolutions at the head.
+
+    Returns:
+        Simple names.
+    """
+    return {
+        resolution.absent_name
+        for claim, resolution in judged
+        if resolution.absent_name and claim.kind == "symbol" and resolution.status != "verified"
+    }
+
+
+def revise_with_past_names(
+    judged: list[tuple[Claim, Resolution]], facts: CodeFacts, search: DefinitionSearch
+) -> list[tuple[Claim, Resolution]]:
+    """Turn absent names into contradictions with evidence when the code once defined them.
+
+    Args:
+        judged: Claims with their resolutions at the head.
+        facts: The head's code facts (for replacements).
+        search: The history look-up of absent_names(judged).
+
+    Returns:
+        The claims with revised resolutions, in the same order.
+    """
+    revised = []
+    for claim, resolution in judged:
+        name = resolution.absent_name
+        if not name or claim.kind != "symbol" or resolution.status == "verified" or name not in search.searched:
+            revised.append((claim, resolution))
+            continue
+        past = search.found.get(name)
+        if past is not None and resolution.absent_scope and not in_module(past.path, resolution.absent_scope):
+            past = None  # defined once, but elsewhere than the module the doc names
+        if past is not None:
+            revised.append((claim, _removed(resolution, past, facts)))
+        elif search.note is None and resolution.status == "contradicted":
+            revised.append(
+                (
+                    claim,
+                    dataclasses.replace(
+                        resolution,
+                        status="unverifiable",
+                        evidence=f"{resolution.evidence}; no past definition of {name} in this repository's history "
+                        f"({search.trees} past trees searched)",
+                    ),
+                )
+            )
+        elif search.note is not None:
+            revised.append((claim, dataclasses.replace(resolution, evidence=f"{resolution.evidence} ({search.note})")))
+        else:
+            revised.append((claim, resolution))
+    return revised
+
+
+def in_module(path: str, module: str) -> bool:
+    """Whether a file is (or is inside) a dotted module, wherever its import root lies.
+
+    Args:
+        path: A repository path (`src/acme/session.py`).
+        module: A dotted module name (`acme.session`).
+
+    Returns:
+        True for `…/acme/session.py`, `…/acme/session/__init__.py` and files under `…/acme/session/`.
+    """
+    folder = module.replace(".", "/")
+    padded = "/" + path
+    return padded.endswith((f"/{folder}.py", f"/{folder}/__init__.py")) or f"/{folder}/" in padded
+
+
+def _removed(resolution: Resolution, past: PastDefinition, facts: CodeFacts) -> Resolution:
+    replacement = replacement_for(past.name, past.added_by_removal, facts)
+    if past.removed_by is not None:
+        day = calendar_day(past.removed_by.day) or "an unknown day"
+        evidence = (
+            f"defined in {past.path} until {day}; removed by {past.removed_by.sha[:7]} "
+            f"'{past.removed_by.subject[:100]}'"
+        )
+        removed_by = f"{past.removed_by.sha[:7]} {past.removed_by.subject[:100]}"
+    else:
+        day = None
+        seen = calendar_day(past.seen_at.day) or "an unknown day"
+        evidence = f"defined in {past.path} as late as {seen} ({past.seen_at.sha[:7]}); gone from the head"
+        removed_by = None
+    if replacement:
+        evidence += f"; now {replacement}"
+    return dataclasses.replace(
+        resolution,
+        status="contradicted",
+        evidence=evidence,
+        removed_by=removed_by,
+        removed_at=day,
+        replacement=replacement,
+    )
+
+
+def replacement_for(name: str, added: tuple[str, ...], facts: CodeFacts) -> str | None:
+    """What replaced a removed name: a close definition its removing commit added, or the nearest current symbol.
+
+    Args:
+        name: The removed name.
+        added: Names the removing commit defined.
+        facts: The head's code facts (a replacement must still exist).
+
+    Returns:
+        The replacement's name, or None.
+    """
+    alive = [a for a in added if a in facts.symbols and a != name]
+    close = difflib.get_close_matches(name, alive, n=1, cutoff=_CLOSE_TO_ADDED)
+    if close:
+        return close[0]
+    pool = [s for s in facts.symbols if abs(len(s) - len(name)) <= 4]
+    if len(pool) > _MAX_NEAREST_POOL:
+        return None
+    nearest = difflib.get_close_matches(name, pool, n=1, cutoff=_CLOSE_TO_CURRENT)
+    return nearest[0] if nearest else None

@@ -1,0 +1,48 @@
+"""The repository's history as a judge of claims: one object holding the repository and its budgets."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sextant.doc_claims.claims.claim import Claim
+from sextant.doc_claims.judging.checking import Resolution
+from sextant.doc_claims.judging.code_facts import CodeFacts
+from sextant.doc_claims.judging.past_names import absent_names, revise_with_past_names
+from sextant.gitsource.history_access import HistoryRepository
+from sextant.gitsource.history_definitions import (
+    DEFAULT_HISTORY_BYTES,
+    DEFAULT_HISTORY_SECONDS,
+    find_past_definitions,
+)
+
+
+@dataclass
+class RepositoryHistory:
+    """Judges claims with a repository's history (see docs/doc-claims.md for the rules and budgets)."""
+
+    repo: HistoryRepository
+    doc_commits: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Doc path → (its last commit, that commit's date): the doc's side of "changed since"."""
+    max_bytes: int = DEFAULT_HISTORY_BYTES
+    max_seconds: float = DEFAULT_HISTORY_SECONDS
+    note: str | None = None
+    """Why the history look-up was skipped or cut short, once judge has run."""
+    cost: dict[str, float] = field(default_factory=dict)
+    """What the look-ups cost: trees searched, bytes read, seconds."""
+
+    def judge(self, judged: list[tuple[Claim, Resolution]], facts: CodeFacts) -> list[tuple[Claim, Resolution]]:
+        """Revise resolutions with history: absent names the code once defined become contradictions.
+
+        Args:
+            judged: Claims with their resolutions at the head.
+            facts: The head's code facts.
+
+        Returns:
+            The revised claims and resolutions, in the same order.
+        """
+        search = find_past_definitions(
+            self.repo, absent_names(judged), max_bytes=self.max_bytes, max_seconds=self.max_seconds
+        )
+        self.note = search.note
+        self.cost = {"trees": search.trees, "bytes": search.bytes_read, "seconds": search.seconds}
+        return revise_with_past_names(judged, facts, search)
