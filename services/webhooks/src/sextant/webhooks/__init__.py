@@ -1,0 +1,1 @@
+"""Webhooks service: code-host hooks in, Sextant events out (see docs/access.md)."""
