@@ -2,27 +2,25 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import sys
 from collections.abc import Callable
 from typing import TypeVar
 
 from sextant.bootstrap import result_stages
-from sextant.bus import Bus, Progress, watch_progress
+from sextant.bus import Bus, Progress, RunFailedError, RunStalledError
+from sextant.bus import await_result as wait_for_result
 from sextant.cli.describe import summarize
-from sextant.contracts import AnyEvent, Event, EventParked, StageFailed, event_name
+from sextant.contracts import AnyEvent, Event, event_name
+
+__all__ = ["RunFailedError", "RunStalledError", "await_result", "print_stage"]
 
 EventCallback = Callable[[AnyEvent], None]
 ResultT = TypeVar("ResultT", bound=Event)
 
-
-class RunFailedError(RuntimeError):
-    """A stage reported that the run cannot finish."""
-
-    def __init__(self, event: StageFailed | EventParked) -> None:
-        super().__init__(summarize(event))
-        self.event = event
+RUN_QUIET_SECONDS = 900.0
+"""How long the CLI waits without any event or progress report of its run before saying which stage
+went quiet. Generous: a first analysis of a large repository embeds for minutes between events, but
+its progress reports count as news."""
 
 
 def print_stage(event: AnyEvent) -> None:
@@ -56,12 +54,6 @@ def _print_progress(progress: Progress) -> None:
     _ProgressLine.drawn = True
 
 
-async def _show_progress(bus: Bus, run_id: str) -> None:
-    with contextlib.suppress(asyncio.CancelledError):
-        async for progress in watch_progress(bus, run_id):
-            _print_progress(progress)
-
-
 async def await_result(
     bus: Bus,
     request: Event,
@@ -69,8 +61,9 @@ async def await_result(
     *,
     on_event: EventCallback = print_stage,
     show_progress: bool = True,
+    quiet_seconds: float | None = RUN_QUIET_SECONDS,
 ) -> ResultT:
-    """Publish ``request`` and wait for the ``result_type`` event of its run.
+    """Publish ``request`` and wait for the ``result_type`` event of its run, printing each stage.
 
     Args:
         bus: Connected bus.
@@ -78,30 +71,29 @@ async def await_result(
         result_type: The event that ends the wait.
         on_event: Called for each event of the run (progress lines).
         show_progress: Draw live progress bars from the stages' progress reports.
+        quiet_seconds: Give up after this many seconds without news of the run (None: never).
 
     Returns:
         The awaited event.
 
     Raises:
         RunFailedError: when a stage reports StageFailed or a message of the run is parked.
+        RunStalledError: when the run goes quiet (it names the stage that did).
     """
-    after = await bus.last_sequence()
-    progress_task = asyncio.create_task(_show_progress(bus, request.run_id)) if show_progress else None
-    try:
-        await bus.publish(request)
-        subject = f"sextant.*.*.{request.repo.repo_key}"
-        async for _, event, _ in bus.read(subject, follow=True, after_sequence=after):
-            if event is None or event.run_id != request.run_id:
-                continue
-            _clear_progress()
-            _ProgressLine.finished.add(result_stages().get(event_name(type(event)), ""))
-            on_event(event)
-            if isinstance(event, StageFailed | EventParked):
-                raise RunFailedError(event)
-            if isinstance(event, result_type):
-                return event
-    finally:
-        if progress_task is not None:
-            progress_task.cancel()
+
+    def on_run_event(event: AnyEvent) -> None:
         _clear_progress()
-    raise RuntimeError("the event stream ended before the run finished")
+        _ProgressLine.finished.add(result_stages().get(event_name(type(event)), ""))
+        on_event(event)
+
+    try:
+        return await wait_for_result(
+            bus,
+            request,
+            result_type,
+            on_event=on_run_event,
+            on_progress=_print_progress if show_progress else None,
+            quiet_seconds=quiet_seconds,
+        )
+    finally:
+        _clear_progress()

@@ -1,23 +1,66 @@
-"""Build the FastStream NATS broker every service shares (one per process)."""
+"""Build the FastStream NATS broker every service shares (one per process), with connection events logged."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Any
 
 from faststream.nats import NatsBroker
 
+from sextant.config import redacted_url
+
+logger = logging.getLogger(__name__)
+
 DEFAULT_NATS_URL = "nats://127.0.0.1:4222"
+"""NATS's usual address, for documents (the AsyncAPI server entry). Nothing connects to it unless
+told to: a service without ``NATS_URL`` refuses to start rather than join whatever listens there."""
+
+BROKER_LOGGER = logging.getLogger("sextant.bus.faststream")
+"""FastStream's own log lines (subscriber errors, connection state); per-message lines are DEBUG."""
 
 
-def build_broker(url: str, *, middlewares: Sequence[Any] = ()) -> NatsBroker:
-    """A NATS broker for ``url``; telemetry middleware is passed in by the caller (sextant.telemetry).
+def build_broker(url: str, *, middlewares: Sequence[Any] = (), **connection: Any) -> NatsBroker:
+    """A NATS broker for ``url`` that logs disconnects, reconnects and errors (credentials redacted).
 
     Args:
-        url: NATS server URL (credentials, if any, belong in NATS_CREDS or a creds file, not here).
+        url: NATS server URL(s), comma-separated for a cluster. Credentials belong in the
+            environment (see ``sextant.bus.connection``), not here.
         middlewares: Broker middlewares, e.g. FastStream's NatsTelemetryMiddleware.
+        **connection: nats-py connection options (credentials, TLS), e.g. from
+            ``sextant.bus.connection.connection_options``.
 
     Returns:
         An unstarted broker.
     """
-    return NatsBroker(url, middlewares=tuple(middlewares), graceful_timeout=30.0, logger=None)
+    shown = redacted_url(url)
+
+    async def on_disconnected() -> None:
+        logger.warning("disconnected from NATS %s; reconnecting", shown)
+
+    async def on_reconnected() -> None:
+        logger.warning("reconnected to NATS %s", shown)
+
+    async def on_error(error: Exception) -> None:
+        logger.warning("NATS connection error on %s: %s", shown, _redacted_text(str(error)) or type(error).__name__)
+
+    async def on_closed() -> None:
+        logger.info("NATS connection to %s closed", shown)
+
+    return NatsBroker(
+        url.split(","),
+        middlewares=tuple(middlewares),
+        graceful_timeout=30.0,
+        logger=BROKER_LOGGER,
+        log_level=logging.DEBUG,
+        disconnected_cb=on_disconnected,
+        reconnected_cb=on_reconnected,
+        error_cb=on_error,
+        closed_cb=on_closed,
+        **connection,
+    )
+
+
+def _redacted_text(text: str) -> str:
+    """Free text (an error message) with any URL in it shown without credentials."""
+    return " ".join(redacted_url(word) if "://" in word else word for word in text.split(" "))

@@ -6,10 +6,14 @@ import hashlib
 
 from nats.js import JetStreamContext
 from nats.js.api import ObjectStoreConfig, StorageType
-from nats.js.errors import BucketNotFoundError
+from nats.js.errors import BucketNotFoundError, NotFoundError
 from nats.js.object_store import ObjectStore
 
 from sextant.bus.settings import CLAIM_BUCKET
+
+
+class MissingClaimError(LookupError):
+    """A message names a claim-check object that is not in the store (expired, deleted, never written)."""
 
 
 class ClaimCheck:
@@ -38,7 +42,14 @@ class ClaimCheck:
         return name
 
     async def get(self, claim: str) -> bytes:
-        """Fetch the body a claim names."""
+        """Fetch the body a claim names.
+
+        Raises:
+            MissingClaimError: when the object is gone (a permanent condition, not worth a retry).
+        """
         store = await self._bucket()
-        result = await store.get(claim)
+        try:
+            result = await store.get(claim)
+        except NotFoundError as error:  # ObjectNotFoundError and a vanished bucket both land here
+            raise MissingClaimError(f"claim-check object {claim} is missing") from error
         return result.data or b""

@@ -6,7 +6,9 @@ from faststream import AckPolicy
 from faststream.nats import JStream, NatsRouter, PullSub
 from faststream.nats.annotations import NatsMessage
 
-from sextant.bus.bus import Bus, E, EventHandler, durable_consumer_config
+from sextant.bus.bus import Bus
+from sextant.bus.delivery import E, EventHandler, durable_consumer_config
+from sextant.bus.exhausted import park_exhausted_deliveries, raw_body
 from sextant.contracts import STREAM_NAME, subject_pattern
 
 PULL_TIMEOUT_SECONDS = 5.0
@@ -25,7 +27,8 @@ def consume(
 
     Replicas of a service share the durable, so they split the work (a queue). Acks are explicit:
     the bus acks after the handler's output is published, naks with backoff on failure, and
-    parks what it cannot handle.
+    parks what it cannot handle. A message that runs out of deliveries some other way is parked
+    by the delivery-limit backstop (``sextant.bus.exhausted``).
 
     Args:
         router: The service's router.
@@ -43,7 +46,10 @@ def consume(
         pull_sub=PullSub(batch_size=1, timeout=PULL_TIMEOUT_SECONDS),
         config=durable_consumer_config(bus.delivery),
         ack_policy=AckPolicy.MANUAL,
+        decoder=raw_body,  # our code decodes; FastStream's JSON parser would choke on hostile nesting
         title=f"{durable}:{event_type.__name__}",
     )
     async def on_message(message: NatsMessage) -> None:
         await bus.process(message, event_type=event_type, consumer=durable, stage=stage, handle=handle)
+
+    park_exhausted_deliveries(router, bus, consumer=durable)

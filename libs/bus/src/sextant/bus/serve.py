@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 from faststream.nats import NatsRouter
 
-from sextant.bus.broker import DEFAULT_NATS_URL, build_broker
+from sextant.bus.broker import build_broker
 from sextant.bus.bus import Bus
-from sextant.config import env_str
+from sextant.config import env_str, redacted_url
 from sextant.telemetry import ServiceTracing, configure_logging, install
 
 logger = logging.getLogger(__name__)
@@ -60,7 +60,7 @@ async def serve(url: str, services: Sequence[ServiceSpec], *, name: str) -> None
     """
     bus = Bus(build_broker(url), service=name)
     await start_routers(bus, services)
-    logger.info("%s consuming from %s", name, url)
+    logger.info("%s consuming from %s", name, redacted_url(url))
     try:
         await wait_for_stop_signal()
     finally:
@@ -79,7 +79,10 @@ def run_service(name: str, factory: RouterFactory, env: Mapping[str, str]) -> No
     configure_logging(env_str(env, "LOG_LEVEL", "INFO") or "INFO")
     tracing = ServiceTracing(env)
     install(tracing)
-    url = env_str(env, "NATS_URL", DEFAULT_NATS_URL) or DEFAULT_NATS_URL
+    url = env_str(env, "NATS_URL")
+    if url is None:
+        # Joining whatever happens to listen on the default port would be a silent surprise.
+        raise SystemExit(f"{name}: NATS_URL is not set (e.g. NATS_URL=nats://nats:4222)")
     try:
         asyncio.run(serve(url, [ServiceSpec(name, factory)], name=name))
     finally:

@@ -31,6 +31,9 @@ CLAIM_HEADER = "Sextant-Claim"
 EVENT_TYPE_HEADER = "Sextant-Event-Type"
 """Header carrying the event name, so tools can filter without decoding bodies."""
 
+RUN_ID_HEADER = "Sextant-Run-Id"
+"""Header carrying the event's run id, so even a body nobody can decode is parked under its run."""
+
 
 @dataclass(frozen=True)
 class DeliveryPolicy:

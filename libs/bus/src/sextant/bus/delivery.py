@@ -1,0 +1,165 @@
+"""Delivery: run one message through a handler and settle it — acked, parked with a reason, or nacked."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, TypeVar
+
+from faststream.nats import NatsMessage
+from nats.aio.msg import Msg
+from nats.errors import NotJSMessageError
+from nats.js.api import ConsumerConfig
+
+from sextant.bus.claim_check import MissingClaimError
+from sextant.bus.parking import parked_event
+from sextant.bus.publishing import UnpublishableEventError
+from sextant.bus.settings import DeliveryPolicy
+from sextant.bus.span_attributes import event_attributes
+from sextant.contracts import Event, EventDecodeError, event_name, stage_failed
+from sextant.telemetry import acting_as, tracer
+
+if TYPE_CHECKING:
+    from sextant.bus.bus import Bus
+
+logger = logging.getLogger(__name__)
+_tracer = tracer(__name__)
+
+E = TypeVar("E", bound=Event)
+EventHandler = Callable[[E], Awaitable[Sequence[Event]]]
+
+
+def delivery_info(raw: Msg) -> tuple[int, int | None]:
+    """How many times this message was delivered, and its stream sequence.
+
+    A message that did not come through a JetStream consumer (FastStream's in-memory test broker, a
+    core NATS publish) counts as a first delivery with no sequence.
+    """
+    try:
+        meta = raw.metadata
+    except NotJSMessageError:
+        return 1, None
+    return meta.num_delivered or 1, meta.sequence.stream
+
+
+def durable_consumer_config(delivery: DeliveryPolicy) -> ConsumerConfig:
+    """Settings every service's durable pull consumer uses: explicit ack, bounded redelivery."""
+    # No server-side backoff list: it would replace ack_wait for the first delivery too, and long
+    # handlers keep their delivery alive with in-progress heartbeats instead. Failures nak with a delay.
+    return ConsumerConfig(max_deliver=delivery.max_deliver, ack_wait=delivery.ack_wait_seconds)
+
+
+async def process_delivery(
+    bus: Bus,
+    message: NatsMessage,
+    *,
+    event_type: type[E],
+    consumer: str,
+    stage: str,
+    handle: EventHandler[E],
+) -> None:
+    """Run one delivery through a handler and settle it.
+
+    What cannot ever succeed is parked at once: a body that is not an event, an event this consumer
+    does not take, a claim-check object that is gone, an output that cannot be encoded. What may
+    succeed later (a handler error, an outage while publishing) is nacked with backoff until the
+    last delivery, then parked and reported as ``StageFailed``. Anything that escapes even this is
+    caught by the delivery-limit backstop (``sextant.bus.exhausted``).
+
+    Args:
+        bus: Publishes outputs and parking records.
+        message: The delivery.
+        event_type: The event the handler takes.
+        consumer: The durable's name (recorded in EventParked).
+        stage: The stage's name (recorded in StageFailed).
+        handle: ``async (event) -> events to publish``.
+    """
+    raw: Msg = message.raw_message
+    deliveries, _ = delivery_info(raw)
+    try:
+        event = await bus.decode(raw.data, raw.headers)
+    except (EventDecodeError, MissingClaimError) as error:
+        await park(bus, raw, consumer, None, f"undecodable event: {error}")
+        await message.ack()
+        return
+    except Exception as error:  # the claim store is unreachable: worth another delivery
+        await _retry_or_park(bus, message, consumer=consumer, error=error, deliveries=deliveries)
+        return
+    if not isinstance(event, event_type):
+        await park(bus, raw, consumer, event, f"{consumer} does not handle {type(event).__name__}")
+        await message.ack()
+        return
+    # The heartbeat covers the handler and the publishing of its outputs (a claim-check upload
+    # can take a while): the delivery must not time out and be redelivered while either runs.
+    heartbeat = asyncio.create_task(_keep_in_progress(message, bus.delivery.heartbeat_seconds))
+    try:
+        try:
+            with (
+                acting_as(bus.service),
+                _tracer.start_as_current_span(
+                    f"{stage} handle {event_name(type(event))}", attributes=event_attributes(event)
+                ) as span,
+            ):
+                span.set_attribute("messaging.nats.deliveries", deliveries)
+                outputs = await handle(event)
+            for output in outputs:
+                await bus.publish(output)
+        except UnpublishableEventError as error:  # the same input gives the same output: never retry
+            await _fail(bus, message, consumer=consumer, stage=stage, event=event, error=error)
+            return
+        except Exception as error:  # a handler bug or an outage: retried, then parked — never lost
+            logger.warning("%s failed on %s (delivery %d): %s", stage, raw.subject, deliveries, error)
+            if deliveries >= bus.delivery.max_deliver:
+                await _fail(bus, message, consumer=consumer, stage=stage, event=event, error=error)
+            else:
+                await message.nack(delay=_backoff(bus.delivery, deliveries))
+            return
+    finally:
+        heartbeat.cancel()
+    await message.ack()
+
+
+async def park(bus: Bus, raw: Msg, consumer: str, event: Event | None, reason: str) -> None:
+    """Record a delivery as parked (logged, and published as EventParked)."""
+    deliveries, sequence = delivery_info(raw)
+    parked = parked_event(
+        consumer=consumer,
+        subject=raw.subject,
+        headers=raw.headers,
+        sequence=sequence,
+        deliveries=deliveries,
+        event=event,
+        reason=reason,
+    )
+    logger.warning("parked %s (seq %s) from %s: %s", raw.subject, sequence, consumer, reason)
+    await bus.publish(parked)
+
+
+async def _fail(bus: Bus, message: NatsMessage, *, consumer: str, stage: str, event: Event, error: Exception) -> None:
+    reason = f"{type(error).__name__}: {error}"
+    await park(bus, message.raw_message, consumer, event, reason)
+    await bus.publish(stage_failed(event, stage, reason))
+    await message.reject()
+
+
+async def _retry_or_park(bus: Bus, message: NatsMessage, *, consumer: str, error: Exception, deliveries: int) -> None:
+    logger.warning("%s could not read %s (delivery %d): %s", consumer, message.raw_message.subject, deliveries, error)
+    if deliveries >= bus.delivery.max_deliver:
+        await park(bus, message.raw_message, consumer, None, f"{type(error).__name__}: {error}")
+        await message.reject()
+    else:
+        await message.nack(delay=_backoff(bus.delivery, deliveries))
+
+
+def _backoff(delivery: DeliveryPolicy, deliveries: int) -> float:
+    backoff = delivery.backoff_seconds
+    return backoff[min(deliveries, len(backoff)) - 1]
+
+
+async def _keep_in_progress(message: NatsMessage, interval: float) -> None:
+    with contextlib.suppress(asyncio.CancelledError):
+        while True:
+            await asyncio.sleep(interval)
+            await message.in_progress()
