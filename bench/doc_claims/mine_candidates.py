@@ -24,7 +24,10 @@ from collections import defaultdict
 
 DOC_SPECS = ["*.md", "*.rst", "*.txt", "*.markdown"]
 CODE_SPECS = ["*.py", "*.go", "*.js", "*.mjs", "*.cjs", "*.ts", "*.pyi"]
-_TICKS = re.compile(r"``?([^`\n]{2,80}?)``?")
+# A code span, not a reST link (`text <url>`_) nor a role's target text.
+_TICKS = re.compile(r"(?<![`\w])``?([^`\n<>]{2,80}?)``?(?![_`])")
+# Names that look like code: dotted, snake_case, camelCase, called, or a long flag.
+_CODE_SHAPE = re.compile(r"[._]|\(|[a-z][A-Z]|^--?[a-z]")
 _NAME = re.compile(r"--?[A-Za-z][\w-]+|[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*")
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 _HISTORY_DOC = re.compile(r"(?i)(^|/)(changes|changelog|history|news|release|upgrad|migrat|whatsnew)[^/]*$")
@@ -42,7 +45,7 @@ def names_in(text: str) -> set[str]:
     out = set()
     for tick in _TICKS.findall(text):
         for name in _NAME.findall(tick):
-            if len(name) >= 4 and name not in _COMMON:
+            if len(name) >= 4 and name not in _COMMON and _CODE_SHAPE.search(tick):
                 out.add(name)
     return out
 

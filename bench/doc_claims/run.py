@@ -205,17 +205,31 @@ def report(labels: list[Label], findings_by_state: dict[tuple[str, str], list[Fi
         print(f"  {name:26} {_pct(false, len(group))}  (extracted as a claim: {extracted})", file=out)
         figures["false_alarms"][name] = {"false": false, "labelled": len(group), "extracted": extracted}
 
+    figures["unlabelled_alarms"] = _print_reading_lists(stale, findings_by_state, labelled_alarm_ids, out)
+    return figures
+
+
+def _print_reading_lists(
+    stale: list[Label], findings_by_state: dict[tuple[str, str], list[Finding]], labelled: set[int], out: Any
+) -> int:
+    """Print the missed stale claims (with what the checker said) and the unlabelled alarms; return the latter count."""
+    misses = [label for label in stale if label.matched is None or label.matched.status not in ALARMS]
+    print(f"\nmissed stale claims ({len(misses)}): what the checker said", file=out)
+    for label in misses:
+        said = f"{label.matched.status}: {label.matched.evidence}" if label.matched else "no claim extracted"
+        where = f"{label.repo}@{label.commit[:10]} {label.doc}:{label.line}"
+        print(f"  {where} {label.kind} {label.name!r} — {said}", file=out)
+
     unlabelled = [
         (state, f)
         for state, fs in findings_by_state.items()
         for f in fs
-        if f.status in ALARMS and id(f) not in labelled_alarm_ids
+        if f.status in ALARMS and id(f) not in labelled
     ]
     print(f"\nunlabelled alarms ({len(unlabelled)}): read each and label it", file=out)
     for (repo, commit), f in unlabelled:
         print(f"  {repo}@{commit[:10]} {f.doc}:{f.line} {f.kind} {f.status} {f.ref!r} — {f.evidence}", file=out)
-    figures["unlabelled_alarms"] = len(unlabelled)
-    return figures
+    return len(unlabelled)
 
 
 def main(argv: Iterable[str] | None = None) -> int:

@@ -17,13 +17,10 @@ import os
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from sextant.chunkstore import ChunkPayload
-from sextant.embedding.local_minilm import LOCAL_MAX_CHARS
-from sextant.gitsource.recency import read_recency
-from sextant.indexer.chunk_points import chunk_payload
-from sextant.indexer.discovery import DiscoveryRules, content_skip_reason
-from sextant.parsing import build_chunks, decode_source
+if TYPE_CHECKING:
+    from sextant.chunkstore import ChunkPayload
 
 INDEXED_AT = "2000-01-01T00:00:00Z"
 """A fixed indexing time: the checker never reads it, and fixed keeps runs comparable."""
@@ -117,6 +114,13 @@ def payloads_at(checkout: Path, commit: str, repo_key: str) -> Iterator[ChunkPay
     Yields:
         Payloads of docs and code, file by file.
     """
+    # Imported here: a run through check_repository needs none of the indexer's parts.
+    from sextant.embedding.local_minilm import LOCAL_MAX_CHARS
+    from sextant.gitsource.recency import read_recency
+    from sextant.indexer.chunk_points import chunk_payload
+    from sextant.indexer.discovery import DiscoveryRules, content_skip_reason
+    from sextant.parsing import build_chunks, decode_source
+
     git_dir = checkout / ".git"
     rules = DiscoveryRules()
     entries = [(path, sha) for path, sha in _tree(git_dir, commit) if rules.wants_path(path)]
