@@ -1,0 +1,1 @@
+"""PR bot: reviews posted where the change is discussed (see docs/access.md)."""

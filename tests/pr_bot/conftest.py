@@ -1,0 +1,180 @@
+"""Local servers speaking GitHub's and GitLab's REST formats (the hosted APIs cannot run here), on real uvicorn."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import socket
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+GITHUB_TOKEN = "ghp_fake_token_never_logged"
+GITLAB_TOKEN = "glpat-fake-token-never-logged"
+
+
+@dataclass
+class FakeHost:
+    """What the fake host holds and what it was asked."""
+
+    url: str = ""
+    comments: dict[int, dict[str, Any]] = field(default_factory=dict)
+    reviews: list[dict[str, Any]] = field(default_factory=list)
+    discussions: list[dict[str, Any]] = field(default_factory=list)
+    requests: list[tuple[str, str, dict[str, str]]] = field(default_factory=list)
+    diff_lines: set[tuple[str, int]] = field(default_factory=set)
+    """Lines on the new side of the diff: comments elsewhere are refused, as the real hosts do."""
+
+    def writes(self) -> list[tuple[str, str]]:
+        return [(method, path) for method, path, _ in self.requests if method != "GET"]
+
+
+_ids = itertools.count(1000)
+
+
+def _page(items: list[dict[str, Any]], request: Request) -> list[dict[str, Any]]:
+    per_page = int(request.query_params.get("per_page", "30"))
+    page = int(request.query_params.get("page", "1"))
+    return items[(page - 1) * per_page : page * per_page]
+
+
+def github_app(host: FakeHost) -> Starlette:
+    """Issue comments (list, create, edit) and pull request reviews (list, create), as api.github.com."""
+
+    def authorised(request: Request) -> bool:
+        host.requests.append((request.method, request.scope["raw_path"].decode(), dict(request.headers)))
+        return request.headers.get("authorization") == f"Bearer {GITHUB_TOKEN}"
+
+    async def comments(request: Request) -> JSONResponse:
+        if not authorised(request):
+            return JSONResponse({"message": "Bad credentials"}, status_code=401)
+        if request.method == "GET":
+            return JSONResponse(_page(list(host.comments.values()), request))
+        comment = {"id": next(_ids), "body": (await request.json())["body"], "user": {"login": "sextant[bot]"}}
+        host.comments[comment["id"]] = comment
+        return JSONResponse(comment, status_code=201)
+
+    async def comment(request: Request) -> JSONResponse:
+        if not authorised(request):
+            return JSONResponse({"message": "Bad credentials"}, status_code=401)
+        found = host.comments.get(int(request.path_params["id"]))
+        if found is None:
+            return JSONResponse({"message": "Not Found"}, status_code=404)
+        found["body"] = (await request.json())["body"]
+        return JSONResponse(found)
+
+    async def reviews(request: Request) -> JSONResponse:
+        if not authorised(request):
+            return JSONResponse({"message": "Bad credentials"}, status_code=401)
+        if request.method == "GET":
+            return JSONResponse(_page(host.reviews, request))
+        review = await request.json()
+        if any((c["path"], c["line"]) not in host.diff_lines for c in review.get("comments", [])):
+            return JSONResponse({"message": "Unprocessable Entity", "errors": ["Line could not be resolved"]},
+                                status_code=422)  # fmt: skip
+        review = {"id": next(_ids), "state": "COMMENTED", **review}
+        host.reviews.append(review)
+        return JSONResponse(review)
+
+    return Starlette(
+        routes=[
+            Route("/repos/{owner}/{name}/issues/{number:int}/comments", comments, methods=["GET", "POST"]),
+            Route("/repos/{owner}/{name}/issues/comments/{id:int}", comment, methods=["PATCH"]),
+            Route("/repos/{owner}/{name}/pulls/{number:int}/reviews", reviews, methods=["GET", "POST"]),
+        ]
+    )
+
+
+def gitlab_app(host: FakeHost) -> Starlette:
+    """Merge request notes (list, create, edit), versions and discussions, as GitLab's /api/v4."""
+
+    def authorised(request: Request) -> bool:
+        host.requests.append((request.method, request.scope["raw_path"].decode(), dict(request.headers)))
+        return request.headers.get("private-token") == GITLAB_TOKEN
+
+    async def notes(request: Request) -> JSONResponse:
+        if not authorised(request):
+            return JSONResponse({"message": "401 Unauthorized"}, status_code=401)
+        if request.method == "GET":
+            return JSONResponse(_page(list(host.comments.values()), request))
+        note = {"id": next(_ids), "body": (await request.json())["body"], "system": False}
+        host.comments[note["id"]] = note
+        return JSONResponse(note, status_code=201)
+
+    async def note(request: Request) -> JSONResponse:
+        if not authorised(request):
+            return JSONResponse({"message": "401 Unauthorized"}, status_code=401)
+        found = host.comments[int(request.path_params["id"])]
+        found["body"] = (await request.json())["body"]
+        return JSONResponse(found)
+
+    async def versions(request: Request) -> JSONResponse:
+        authorised(request)
+        return JSONResponse([{"id": 1, "head_commit_sha": "h" * 40, "base_commit_sha": "b" * 40,
+                              "start_commit_sha": "s" * 40, "state": "collected"}])  # fmt: skip
+
+    async def discussions(request: Request) -> JSONResponse:
+        if not authorised(request):
+            return JSONResponse({"message": "401 Unauthorized"}, status_code=401)
+        if request.method == "GET":
+            return JSONResponse(_page(host.discussions, request))
+        body = await request.json()
+        position = body["position"]
+        if (position["new_path"], position["new_line"]) not in host.diff_lines or position["head_sha"] != "h" * 40:
+            return JSONResponse(
+                {"message": '400 Bad request - Note {:line_code=>["can\'t be blank"]}'}, status_code=400
+            )
+        discussion = {"id": f"d{next(_ids)}", "notes": [{"id": next(_ids), "body": body["body"], "position": position}]}
+        host.discussions.append(discussion)
+        return JSONResponse(discussion, status_code=201)
+
+    base = "/api/v4/projects/{project:path}/merge_requests/{iid:int}"
+    return Starlette(
+        routes=[
+            Route(f"{base}/notes", notes, methods=["GET", "POST"]),
+            Route(f"{base}/notes/{{id:int}}", note, methods=["PUT"]),
+            Route(f"{base}/versions", versions, methods=["GET"]),
+            Route(f"{base}/discussions", discussions, methods=["GET", "POST"]),
+        ]
+    )
+
+
+async def _serve(app: Starlette) -> AsyncIterator[str]:
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    port = listener.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_config=None, access_log=False))
+    serving = asyncio.create_task(server.serve(sockets=[listener]))
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        await serving
+        listener.close()
+
+
+@pytest.fixture
+async def github() -> AsyncIterator[FakeHost]:
+    host = FakeHost()
+    async for url in _serve(github_app(host)):
+        host.url = url
+        yield host
+
+
+@pytest.fixture
+async def gitlab() -> AsyncIterator[FakeHost]:
+    host = FakeHost()
+    async for url in _serve(gitlab_app(host)):
+        host.url = url
+        yield host
+
+
+Printer = Callable[[str], None]
