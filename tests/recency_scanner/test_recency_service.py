@@ -110,3 +110,20 @@ async def test_a_100k_path_map_travels_through_the_claim_check(tmp_path: Path) -
     assert event.dates is not None
     assert len(event.dates) == 100_000
     assert len(claims) == 2  # the request and the map were both too big for one message
+
+
+async def test_local_path_is_refused_unless_the_service_allows_it(git_repo: GitRepo) -> None:
+    git_repo.write("a.py", "x = 1\n")
+    git_repo.commit("one", date="2026-02-03T04:05:06+00:00")
+    [refused] = await on_repo_updated(request(str(git_repo.root)), ON)
+    assert refused.status == "failed"
+    assert refused.reason is not None
+    assert "SEXTANT_ALLOW_LOCAL_REPOS" in refused.reason
+    allowed = RecencySettings(enabled=True, allow_local_repos=True)
+    [scanned] = await on_repo_updated(request(str(git_repo.root)), allowed)
+    assert scanned.dates == {"a.py": "2026-02-03T04:05:06+00:00"}
+
+
+def test_the_setting_is_read_from_the_environment() -> None:
+    assert RecencySettings.from_env({}).allow_local_repos is False
+    assert RecencySettings.from_env({"SEXTANT_ALLOW_LOCAL_REPOS": "true"}).allow_local_repos is True

@@ -12,9 +12,10 @@ import typer
 from sextant.cli.publishing import normalize_repo_location
 from sextant.config import provider_token
 from sextant.contracts import RepoRef
-from sextant.gitsource.access import Provider, RepoSource
+from sextant.gitsource.access import Provider
 from sextant.gitsource.errors import GitSourceError
 from sextant.gitsource.recency import describe_scan, scan_recency
+from sextant.gitsource.repo_reference import source_for_repo
 from sextant.selection import ANALYSIS_LIMIT, select_analysis_chunks
 
 RepoArgument = Annotated[str, typer.Argument(help="Repository URL or local path.")]
@@ -37,12 +38,9 @@ def recency(
 ) -> None:
     """Scan git history for each file's last commit date (prints the map; a summary on stderr)."""
     try:
-        source = RepoSource(
-            url=normalize_repo_location(repo),
-            branch=branch,
-            token=provider_token(os.environ, provider),
-            provider=_provider(provider),
-        )
+        ref = RepoRef.for_url(normalize_repo_location(repo), provider=_provider(provider), branch=branch)
+        # The CLI reads the user's own machine: a local path is what it is for.
+        source = source_for_repo(ref, token=provider_token(os.environ, provider), allow_local=True)
         scan = scan_recency(source, window=window)
     except GitSourceError as error:
         typer.echo(f"sextant: recency scan failed: {error}", err=True)

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from sextant.bootstrap import Adapters, bootstrap, embedded_services, host_all
 from sextant.bus import ServiceSpec
+from sextant.gitsource.repo_reference import ALLOW_LOCAL_REPOS
 
 
 def all_services(env: Mapping[str, str], adapters: Adapters | None = None) -> list[ServiceSpec]:
@@ -23,4 +24,7 @@ def all_services(env: Mapping[str, str], adapters: Adapters | None = None) -> li
     Returns:
         One spec per declared service.
     """
+    if not env.get(ALLOW_LOCAL_REPOS):
+        # One machine, one user: the embedded runtime reads local paths unless told otherwise.
+        env = {**env, ALLOW_LOCAL_REPOS: "true"}
     return host_all(embedded_services(), adapters if adapters is not None else bootstrap(env), env)

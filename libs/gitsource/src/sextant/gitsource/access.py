@@ -58,6 +58,12 @@ _DROPPED_VARIABLES = frozenset({"SSH_ASKPASS", "GCM_INTERACTIVE"})
 # Plain http only to this machine (test servers, a local forge); git:// and remote helpers never.
 _BASE_PROTOCOLS = ("file", "https", "ssh")
 
+# A repository read in place is the only config git sees for it, and that config is untrusted: its
+# promisor remote's ``uploadpack``, its ``core.sshCommand`` or an ``ext::`` URL would run commands on
+# a lazy fetch. In-place reads therefore allow no transport at all (an empty allow-list), which also
+# means they never fetch: a partial clone's missing objects are an error, not a download.
+_IN_PLACE_CONFIG: tuple[tuple[str, str], ...] = (("protocol.allow", "never"),)
+
 # Hardening that applies to every git call; later entries of GIT_CONFIG_* beat repository config.
 _SAFE_CONFIG: tuple[tuple[str, str], ...] = (
     ("credential.helper", ""),  # only our token: no stored or prompting helper
@@ -69,6 +75,8 @@ _SAFE_CONFIG: tuple[tuple[str, str], ...] = (
     ("submodule.recurse", "false"),
     ("fetch.recurseSubmodules", "false"),
     ("gc.autoDetach", "false"),  # no background gc outliving our call
+    ("gc.auto", "0"),  # and no gc at all: its pre-auto-gc hook and repacks are not ours to run
+    ("maintenance.auto", "false"),
     ("log.showSignature", "false"),  # would run gpg.program from a repository's config
 )
 
@@ -236,7 +244,8 @@ def git_environment(source: RepoSource) -> dict[str, str]:
 
     Returns:
         The caller's environment minus git variables that could redirect or leak a run, plus no
-        prompts, a protocol allow-list, hardening config and (with a token) the auth header.
+        prompts, a protocol allow-list (empty for a local path read in place: no transport at all),
+        hardening config and (with a token) the auth header.
     """
     env = {
         name: value
@@ -244,7 +253,11 @@ def git_environment(source: RepoSource) -> dict[str, str]:
         if (not name.startswith("GIT_") or name in _INHERITED_GIT_VARIABLES) and name not in _DROPPED_VARIABLES
     }
     kind = source_kind(source.url)
-    protocols = (*_BASE_PROTOCOLS, "http") if kind == "http" else _BASE_PROTOCOLS
+    protocols: tuple[str, ...] = _BASE_PROTOCOLS
+    if kind == "http":
+        protocols = (*_BASE_PROTOCOLS, "http")
+    elif kind == "local":
+        protocols = ()
     env.update(
         {
             "GIT_TERMINAL_PROMPT": "0",
@@ -258,7 +271,7 @@ def git_environment(source: RepoSource) -> dict[str, str]:
     )
     if "GIT_SSH" not in env and "GIT_SSH_COMMAND" not in env:
         env["GIT_SSH_COMMAND"] = "ssh -o BatchMode=yes"
-    config = list(_SAFE_CONFIG)
+    config = [*_SAFE_CONFIG, *(_IN_PLACE_CONFIG if kind == "local" else ())]
     header = authorization_header(source)
     if header is not None and kind in {"https", "http"}:
         # Scoped to the source's origin so the header never follows the run to another host.

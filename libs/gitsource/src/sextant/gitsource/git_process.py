@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import signal
 import subprocess
 import tempfile
@@ -24,6 +25,7 @@ from sextant.gitsource.errors import GitCommandError, GitTimeoutError, GitUnavai
 logger = logging.getLogger(__name__)
 
 _STDERR_TAIL = 2000  # characters of git's stderr kept in an error message
+_TRANSPORT_REFUSED = re.compile(r"transport '[^']*' not allowed")
 
 
 def _argv(args: Sequence[str], git_dir: Path | None) -> list[str]:
@@ -39,6 +41,14 @@ def _kill_group(process: subprocess.Popen[bytes]) -> None:
 def _command_error(args: Sequence[str], returncode: int, stderr: bytes, secrets: tuple[str, ...]) -> GitCommandError:
     text = scrub(stderr.decode("utf-8", "replace").strip(), secrets)[-_STDERR_TAIL:]
     detail = f": {text}" if text else ""
+    if _TRANSPORT_REFUSED.search(text):
+        return GitCommandError(
+            f"git {args[0]} needed objects from a remote and was refused: a local repository is read in"
+            f" place with no transport, so a partial clone's missing objects cannot be fetched (index its"
+            f" clone URL instead){detail}",
+            returncode=returncode,
+            stderr=text,
+        )
     return GitCommandError(f"git {args[0]} failed (exit {returncode}){detail}", returncode=returncode, stderr=text)
 
 

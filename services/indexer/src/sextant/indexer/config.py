@@ -16,6 +16,7 @@ from sextant.config import (
     mirrors_path,
     no_tokens,
 )
+from sextant.gitsource.repo_reference import ALLOW_LOCAL_REPOS
 from sextant.indexer.discovery import DEFAULT_EXCLUDES, DEFAULT_MAX_FILE_BYTES, DiscoveryRules
 
 DEFAULT_GIT_TIMEOUT_SECONDS = 600.0
@@ -46,6 +47,8 @@ class IndexerSettings:
     """INDEX_GROUP_CHUNKS: chunks embedded and upserted together."""
     tokens: TokenLookup = field(default=no_tokens, repr=False)
     """Git hosting tokens by provider (read when a run needs one; never logged)."""
+    allow_local_repos: bool = False
+    """SEXTANT_ALLOW_LOCAL_REPOS: read repositories named by a local path (the embedded runtime's default)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> IndexerSettings:
@@ -77,4 +80,5 @@ class IndexerSettings:
             rules=rules,
             git_timeout_seconds=env_float(env, "INDEX_GIT_TIMEOUT_SECONDS", DEFAULT_GIT_TIMEOUT_SECONDS),
             group_chunks=group,
+            allow_local_repos=env_flag(env, ALLOW_LOCAL_REPOS),
         )

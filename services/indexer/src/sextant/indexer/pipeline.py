@@ -19,6 +19,7 @@ from sextant.contracts import (
 )
 from sextant.gitsource.access import RepoSource
 from sextant.gitsource.mirror import MirrorState
+from sextant.gitsource.repo_reference import source_for_repo
 from sextant.indexer.chunk_points import chunk_payload, chunk_point_ids
 from sextant.indexer.deps import IndexerDeps
 from sextant.indexer.discovery import content_skip_reason
@@ -105,13 +106,9 @@ def repo_source(request: RepoUpdated, deps: IndexerDeps) -> RepoSource:
     Returns:
         The source to sync.
     """
-    repo = request.repo
-    return RepoSource(
-        url=repo.url,
-        branch=repo.branch,
-        token=deps.settings.tokens(repo.provider),
-        provider=repo.provider,  # type: ignore[arg-type]  # RepoSource refuses an unknown provider itself
-    )
+    settings = deps.settings
+    token = settings.tokens(request.repo.provider)
+    return source_for_repo(request.repo, token=token, allow_local=settings.allow_local_repos)
 
 
 async def index_repository(

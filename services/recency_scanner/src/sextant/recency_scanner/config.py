@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from sextant.config import TokenLookup, env_flag, env_float, env_str, no_tokens
+from sextant.gitsource.repo_reference import ALLOW_LOCAL_REPOS
 
 DEFAULT_SCAN_TIMEOUT_SECONDS = 600.0
 
@@ -23,6 +24,8 @@ class RecencySettings:
     """INDEX_FILE_RECENCY_TIMEOUT_SECONDS: the whole scan's time limit."""
     tokens: TokenLookup = field(default=no_tokens, repr=False)
     """Git hosting tokens by provider (read when a scan needs one; never logged)."""
+    allow_local_repos: bool = False
+    """SEXTANT_ALLOW_LOCAL_REPOS: read repositories named by a local path (the embedded runtime's default)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> RecencySettings:
@@ -38,4 +41,5 @@ class RecencySettings:
             enabled=env_flag(env, "INDEX_FILE_RECENCY", default=True),
             window=env_str(env, "INDEX_FILE_RECENCY_WINDOW"),
             timeout_seconds=env_float(env, "INDEX_FILE_RECENCY_TIMEOUT_SECONDS", DEFAULT_SCAN_TIMEOUT_SECONDS),
+            allow_local_repos=env_flag(env, ALLOW_LOCAL_REPOS),
         )

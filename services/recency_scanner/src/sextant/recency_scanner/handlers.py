@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Literal, cast
+from typing import Literal
 
 import msgspec
 
@@ -16,8 +16,8 @@ from sextant.contracts import (
     url_without_credentials,
     utc_now_iso,
 )
-from sextant.gitsource.access import Provider, RepoSource
 from sextant.gitsource.recency import incremental_recency, scan_recency
+from sextant.gitsource.repo_reference import source_for_repo
 from sextant.recency_scanner.config import RecencySettings
 
 logger = logging.getLogger(__name__)
@@ -67,11 +67,8 @@ async def on_repo_updated(event: RepoUpdated, settings: RecencySettings) -> list
         dates = incremental_recency(event.changed_paths, event.head_commit_date)
         return [_recency_event(event, "computed", mode="incremental", dates=dates)]
     try:
-        source = RepoSource(
-            url=event.repo.url,
-            branch=event.repo.branch,
-            token=settings.tokens(event.repo.provider),
-            provider=cast(Provider, event.repo.provider),  # validated by RepoSource itself
+        source = source_for_repo(
+            event.repo, token=settings.tokens(event.repo.provider), allow_local=settings.allow_local_repos
         )
         scan = await asyncio.to_thread(scan_recency, source, window=settings.window, timeout=settings.timeout_seconds)
     except Exception as error:  # any scan failure (git, network, parse) must not block indexing

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from sextant.config import TokenLookup, env_int, no_tokens
+from sextant.config import TokenLookup, env_flag, env_int, no_tokens
+from sextant.gitsource.repo_reference import ALLOW_LOCAL_REPOS
 
 RETRIEVAL_LIMIT = 50
 """Chunks the hybrid search returns for a review (50; see docs/analysis.md, "Review context")."""
@@ -27,6 +28,8 @@ class ReviewerSettings:
     """REVIEW_MAX_TOKENS."""
     tokens: TokenLookup = field(default=no_tokens, repr=False)
     """Git hosting tokens by provider, for when a diff must be computed from refs."""
+    allow_local_repos: bool = False
+    """SEXTANT_ALLOW_LOCAL_REPOS: read repositories named by a local path (the embedded runtime's default)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> ReviewerSettings:
@@ -35,4 +38,5 @@ class ReviewerSettings:
             retrieval_limit=env_int(env, "REVIEW_RETRIEVAL_LIMIT", RETRIEVAL_LIMIT),
             query_max_chars=env_int(env, "REVIEW_QUERY_MAX_CHARS", QUERY_MAX_CHARS),
             max_tokens=env_int(env, "REVIEW_MAX_TOKENS", REVIEW_MAX_TOKENS),
+            allow_local_repos=env_flag(env, ALLOW_LOCAL_REPOS),
         )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import cast
 
 from sextant.contracts import (
     ContextItem,
@@ -18,8 +17,8 @@ from sextant.contracts import (
     utc_now_iso,
 )
 from sextant.doc_rules import payload_date
-from sextant.gitsource.access import Provider, RepoSource
 from sextant.gitsource.errors import GitSourceError
+from sextant.gitsource.repo_reference import source_for_repo
 from sextant.llm import LanguageModelError, traced_completion
 from sextant.reviewer.deps import ReviewerDeps
 from sextant.reviewer.diff_reading import read_diff
@@ -128,12 +127,9 @@ async def _model_review(
 def _diff_from_refs(event: ReviewRequested, deps: ReviewerDeps) -> str:
     if not (event.base_ref and event.head_ref):
         raise ReviewInputError("a ReviewRequested needs a diff, or both base_ref and head_ref")
-    source = RepoSource(
-        url=event.repo.url,
-        branch=event.repo.branch,
-        token=deps.settings.tokens(event.repo.provider),
-        provider=cast(Provider, event.repo.provider),  # RepoSource validates it
-    )
+    settings = deps.settings
+    token = settings.tokens(event.repo.provider)
+    source = source_for_repo(event.repo, token=token, allow_local=settings.allow_local_repos)
     deps.mirror.sync(source)
     return deps.mirror.diff(source, event.base_ref, event.head_ref)
 
