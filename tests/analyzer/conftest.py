@@ -11,7 +11,6 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-import msgspec
 import pytest
 
 from sextant.chunkstore import ChunkPayload, ChunkPoint, SparseVector, point_id
@@ -20,7 +19,6 @@ from sextant.contracts import (
     ChunksSelected,
     Purpose,
     RepoRef,
-    SelectedChunk,
     SelectionCounts,
     event_id_for,
     utc_now_iso,
@@ -65,7 +63,7 @@ def selection_event(
 ) -> ChunksSelected:
     """The ChunksSelected the selector would publish for these payloads."""
     selection = select_from_payloads(payloads, limit)
-    chunks = [SelectedChunk(**msgspec.structs.asdict(chunk)) for chunk in selection.chunks]
+    chunks = list(selection.chunks)
     return ChunksSelected(
         event_id=event_id_for(ChunksSelected, run_id, purpose),
         run_id=run_id,

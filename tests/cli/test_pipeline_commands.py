@@ -52,6 +52,12 @@ def test_index_select_analyze_show(sextant: SextantRunner, shop: GitRepo) -> Non
 
     shown = sextant("show", repo).stdout
     assert shown == analysis["markdown"] + "\n"
+    assert "## Provenance" in shown
+
+    # The summary was finished inside the analyze run, not left for the next start.
+    summary = sextant("show", repo, "--summary").stdout
+    assert summary.startswith("## Purpose")
+    assert "## Provenance" in summary
 
 
 def test_show_without_an_analysis_says_what_to_do(sextant: SextantRunner, git_repo: GitRepo) -> None:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from sextant.chunkstore.payload import ChunkPayload
 from sextant.doc_rules import chunk_kind, parse_iso_date
-from sextant.selection import MAX_CHUNKS_PER_FILE, SelectedChunk, doc_cap, select_from_payloads
+from sextant.selection import MAX_CHUNKS_PER_FILE, SelectedChunk, doc_cap, select_for_limits, select_from_payloads
 
 DATES: list[str | msgspec.UnsetType | None] = [
     msgspec.UNSET,
@@ -166,3 +166,13 @@ def test_tiny_repositories_pass_through(files: list[RandomFile]) -> None:
     assert sorted((chunk.path, chunk.start_line) for chunk in selection.chunks) == sorted(
         (payload.path, payload.start_line) for payload in payloads
     )
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    files=files_strategy, small=st.integers(min_value=0, max_value=60), large=st.integers(min_value=0, max_value=120)
+)
+def test_one_pass_for_several_limits_equals_one_pass_each(files: list[RandomFile], small: int, large: int) -> None:
+    payloads = payloads_of(files)
+    together = select_for_limits(iter(payloads), [large, small])
+    assert together == [select_from_payloads(payloads, large), select_from_payloads(payloads, small)]

@@ -9,24 +9,25 @@ from pathlib import Path
 from typing import Annotated, TypeVar
 
 import typer
-from nats.js.errors import NotFoundError
 
+from sextant.analyzer.previous_outputs import StreamOutputs
+from sextant.bus import Bus
 from sextant.cli.publishing import build_repo_updated, normalize_repo_location
 from sextant.cli.run_watch import RunFailedError, await_result
 from sextant.cli.runtime import open_session
 from sextant.cli.tracing_setup import continued_trace
 from sextant.contracts import (
-    STREAM_NAME,
     AnalysisCompleted,
     ChunksIndexed,
     Event,
     RepoRef,
     ReviewCompleted,
     ReviewRequested,
+    StageFailed,
+    SummaryCompleted,
     encode_event,
     event_id_for,
     new_run_id,
-    subject_pattern,
     utc_now_iso,
 )
 
@@ -35,6 +36,8 @@ ResultT = TypeVar("ResultT", bound=Event)
 RepoArgument = Annotated[str, typer.Argument(help="Repository URL or local path.")]
 BranchOption = Annotated[str | None, typer.Option(help="Branch (default: the repository's default).")]
 ProviderOption = Annotated[str, typer.Option(help="github, gitlab, bitbucket or generic.")]
+RUN_EVENT_WAIT_SECONDS = 600
+"""How long `analyze` waits for the summary after the analysis (a stuck stage must not hang it)."""
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the result event as JSON.")]
 
 
@@ -46,7 +49,9 @@ def register(app: typer.Typer) -> None:
     app.command()(review)
 
 
-async def _run_until(request: Event, result_type: type[ResultT], *, quiet: bool) -> ResultT:
+async def _run_until(
+    request: Event, result_type: type[ResultT], *, quiet: bool, then: type[Event] | None = None
+) -> ResultT:
     env = dict(os.environ)
     async with open_session(env, host=True) as session:
         where = "the embedded runtime" if session.hosts_services else session.url
@@ -54,13 +59,28 @@ async def _run_until(request: Event, result_type: type[ResultT], *, quiet: bool)
             typer.echo(f"sextant: run {request.run_id} for {request.repo.repo_key} on {where}", err=True)
         bars = not quiet and sys.stderr.isatty()  # live bars on a terminal; logs and CI get the stage lines
         with continued_trace(env):
-            return await await_result(session.bus, request, result_type, show_progress=bars)
+            after = await session.bus.last_sequence()
+            result = await await_result(session.bus, request, result_type, show_progress=bars)
+            if then is not None:  # e.g. the summary: finished in this run, not by the next start
+                await asyncio.wait_for(_run_event(session.bus, request, then, after), RUN_EVENT_WAIT_SECONDS)
+            return result
 
 
-def run_to(request: Event, result_type: type[ResultT], *, quiet: bool = False) -> ResultT:
-    """Publish ``request`` and wait for its result; a failed run exits with status 1 and its reason."""
+async def _run_event(bus: Bus, request: Event, event_type: type[Event], after: int) -> None:
+    async for _, event, _ in bus.read(f"sextant.*.*.{request.repo.repo_key}", follow=True, after_sequence=after):
+        if event is not None and event.run_id == request.run_id and isinstance(event, event_type | StageFailed):
+            return
+
+
+def run_to(
+    request: Event, result_type: type[ResultT], *, quiet: bool = False, then: type[Event] | None = None
+) -> ResultT:
+    """Publish ``request`` and wait for its result (and ``then``'s event of the run, when given).
+
+    A failed run exits with status 1 and its reason.
+    """
     try:
-        return asyncio.run(_run_until(request, result_type, quiet=quiet))
+        return asyncio.run(_run_until(request, result_type, quiet=quiet, then=then))
     except RunFailedError as failure:
         typer.echo(f"sextant: the run failed: {failure}", err=True)
         raise typer.Exit(1) from None
@@ -95,7 +115,9 @@ def analyze(
 ) -> None:
     """Scan, index, select and analyse a repository; print the seven-section analysis."""
     request = build_repo_updated(repo, provider=provider, branch=branch, run_id=new_run_id())
-    result = run_to(request, AnalysisCompleted, quiet=as_json)
+    result = run_to(request, AnalysisCompleted, quiet=as_json, then=SummaryCompleted)
+    if result.unchanged_since and not as_json:
+        typer.echo(f"sextant: inputs unchanged: this analysis stands since {result.unchanged_since}", err=True)
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(result.markdown)
@@ -108,25 +130,28 @@ def show(
     *,
     provider: ProviderOption = "generic",
     as_json: JsonOption = False,
+    summary: Annotated[bool, typer.Option("--summary", help="Print the current summary instead.")] = False,
 ) -> None:
-    """Print the current analysis of a repository from the stream, without recomputing it."""
+    """Print the current analysis (or summary) of a repository from the stream, without recomputing it."""
     key = RepoRef.for_url(normalize_repo_location(repo), provider=provider).repo_key
-    analysis = asyncio.run(_last_analysis(key))
-    if analysis is None:
-        typer.echo(f"sextant: no analysis of {key} in the stream yet; run `sextant analyze {repo}`", err=True)
+    output = asyncio.run(_last_output(key, summary=summary))
+    if output is None:
+        what = "summary" if summary else "analysis"
+        typer.echo(f"sextant: no {what} of {key} in the stream yet; run `sextant analyze {repo}`", err=True)
         raise typer.Exit(1)
-    typer.echo(encode_event(analysis).decode() if as_json else analysis.markdown)
+    if as_json:
+        typer.echo(encode_event(output).decode())
+        return
+    if output.unchanged_since:
+        typer.echo(f"sextant: unchanged since {output.unchanged_since}", err=True)
+    text = output.markdown if isinstance(output, AnalysisCompleted) else output.markdown or output.summary
+    typer.echo(text)
 
 
-async def _last_analysis(repo_key: str) -> AnalysisCompleted | None:
+async def _last_output(repo_key: str, *, summary: bool) -> AnalysisCompleted | SummaryCompleted | None:
     async with open_session(dict(os.environ)) as session:
-        try:
-            raw = await session.bus.js.get_last_msg(STREAM_NAME, subject_pattern(AnalysisCompleted, repo_key))
-        except NotFoundError:
-            return None
-        headers = dict(raw.headers or {})
-        event = await session.bus.decode(raw.data or b"", headers)
-        return event if isinstance(event, AnalysisCompleted) else None
+        outputs = StreamOutputs(session.bus)
+        return await (outputs.last_summary(repo_key) if summary else outputs.last_analysis(repo_key))
 
 
 def review(

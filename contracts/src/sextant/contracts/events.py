@@ -119,6 +119,10 @@ class SelectedChunk(msgspec.Struct, frozen=True, kw_only=True):
     """Language of the file."""
     reason: Literal["seed", "code", "doc"] = "code"
     """Why it was picked: a README/manifest seed, the code budget, or the doc budget."""
+    blob_sha: str | None = None
+    """Git blob SHA of the chunk's file (part of the analysis fingerprint); None from older selectors."""
+    symbol_last_modified_at: str | None = None
+    """When the symbol's own lines last changed, when the index knows it; None otherwise."""
 
 
 class SelectionCounts(msgspec.Struct, frozen=True, kw_only=True):
@@ -187,6 +191,65 @@ class TokenUsage(msgspec.Struct, frozen=True, kw_only=True):
     """Completion tokens."""
 
 
+class ReadChunk(msgspec.Struct, frozen=True, kw_only=True):
+    """One chunk an analysis, summary or review read: where it sits, what it is, how old it is."""
+
+    path: str
+    """File path in the repository."""
+    start_line: int = 1
+    """First line of the chunk."""
+    end_line: int = 1
+    """Last line of the chunk."""
+    kind: ChunkKind = "code"
+    """doc or code."""
+    last_modified_at: str | None = None
+    """The chunk's date (its symbol's last change when known, else its file's); None = age unknown."""
+
+
+class StaleDocFraming(msgspec.Struct, frozen=True, kw_only=True):
+    """A doc the prompt framed as possibly outdated, and why."""
+
+    path: str
+    """Path of the doc."""
+    last_modified_at: str | None = None
+    """The doc's date."""
+    reason: str = ""
+    """Why, in words: its age against the median code-file date."""
+
+
+class Provenance(msgspec.Struct, frozen=True, kw_only=True):
+    """What an output stands on: the chunks it read, the docs it framed stale, the claims, the model."""
+
+    chunks: list[ReadChunk] = msgspec.field(default_factory=list)
+    """Every chunk the output read, in prompt order."""
+    code_chunks: int = 0
+    """Code chunks among them."""
+    doc_chunks: int = 0
+    """Doc chunks among them."""
+    doc_share: float = 0.0
+    """doc_chunks / all chunks read (0 when none)."""
+    stale_docs: list[StaleDocFraming] = msgspec.field(default_factory=list)
+    """Docs framed as possibly outdated in the prompt, and why."""
+    median_code: str | None = None
+    """The median code-file date the framing used."""
+    claims_checked: int = 0
+    """Doc claims checked against the code (the analysis; 0 for a summary)."""
+    claims_by_status: dict[str, int] = msgspec.field(default_factory=dict)
+    """verified / contradicted / outdated / unverifiable → count."""
+    model: str = "none"
+    """The model that wrote the text, or "none"."""
+    provider: str = "none"
+    """Its provider."""
+    input_tokens: int = 0
+    """Prompt tokens the text cost when it was written."""
+    output_tokens: int = 0
+    """Completion tokens the text cost when it was written."""
+    dense_vectors: bool = False
+    """Whether dense vectors were used to find what was read (selection and doc checks never use them)."""
+    search: str = ""
+    """How context was found: "payload scroll" (analysis, summary), "hybrid" or "sparse-only" (review)."""
+
+
 class AnalysisCompleted(Event, frozen=True, kw_only=True, tag="analysis.completed"):
     """The analyzer wrote the repository's seven-section analysis."""
 
@@ -212,6 +275,14 @@ class AnalysisCompleted(Event, frozen=True, kw_only=True, tag="analysis.complete
     """The prompt that was (or would have been) sent: inspectable, repository text fenced as data."""
     warnings: list[str] = msgspec.field(default_factory=list)
     """Non-fatal problems (e.g. the model failed and the evidence-only report was written instead)."""
+    fingerprint: str = ""
+    """Digest of every input (selection, doc-claim findings, model, prompt version; docs/analysis.md).
+    Empty when the text must not be reused (the model failed and the evidence-only report stands in)."""
+    unchanged_since: str | None = None
+    """Set when this run's inputs matched the last analysis: when that text was first written
+    (ISO 8601 UTC). The text, claims and provenance are then the earlier ones, and `usage` is zero."""
+    provenance: Provenance = msgspec.field(default_factory=Provenance)
+    """What the analysis read and who wrote it."""
 
 
 class SummaryCompleted(Event, frozen=True, kw_only=True, tag="summary.completed"):
@@ -231,6 +302,14 @@ class SummaryCompleted(Event, frozen=True, kw_only=True, tag="summary.completed"
     """Commit summarised."""
     warnings: list[str] = msgspec.field(default_factory=list)
     """Non-fatal problems (e.g. the model failed and the evidence-only summary was written instead)."""
+    markdown: str = ""
+    """Purpose, summary and the closing provenance section, as Markdown."""
+    fingerprint: str = ""
+    """Digest of every input (selection, model, prompt version); empty when it must not be reused."""
+    unchanged_since: str | None = None
+    """Set when this run's inputs matched the last summary: when that text was first written."""
+    provenance: Provenance = msgspec.field(default_factory=Provenance)
+    """What the summary read and who wrote it."""
 
 
 class ReviewRequested(Event, frozen=True, kw_only=True, tag="review.requested"):
@@ -311,6 +390,8 @@ class ReviewCompleted(Event, frozen=True, kw_only=True, tag="review.completed"):
     """Non-fatal problems (e.g. rerank failed, original order kept)."""
     prompt: str = ""
     """The review prompt as assembled."""
+    provenance: Provenance = msgspec.field(default_factory=Provenance)
+    """What the review read: the kept context, how it was searched (hybrid or sparse-only), the model."""
 
 
 class StageFailed(Event, frozen=True, kw_only=True, tag="stage.failed"):

@@ -11,7 +11,7 @@ from sextant.selection.budget import (
 from sextant.selection.payload_source import PayloadSource
 from sextant.selection.result import Reason, SelectedChunk, Selection
 from sextant.selection.seeds import ROOT_MANIFEST_NAMES, ROOT_MANIFEST_SUFFIXES, seed_rank
-from sextant.selection.select import select_analysis_chunks, select_from_payloads
+from sextant.selection.select import select_analysis_chunks, select_for_limits, select_from_payloads
 
 __all__ = [
     "ANALYSIS_LIMIT",
@@ -28,5 +28,6 @@ __all__ = [
     "doc_cap",
     "seed_rank",
     "select_analysis_chunks",
+    "select_for_limits",
     "select_from_payloads",
 ]

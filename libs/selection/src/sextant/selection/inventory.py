@@ -17,9 +17,10 @@ from sextant.doc_rules import ChunkKind, chunk_kind, parse_iso_date
 from sextant.selection.budget import MAX_CHUNKS_PER_FILE
 from sextant.selection.seeds import seed_rank
 
-ChunkKey = tuple[int, int, int, str, str, str, str, str]
+ChunkKey = tuple[int, int, int, str, str, str, str, str, str]
 """A kept chunk: (start_line, end_line, window, symbol or "", symbol_type, language,
-last_modified_at or "", text). Tuple order is the in-file order: top of the file first; the later
+last_modified_at or "", text, symbol_last_modified_at or ""). Tuple order is the in-file order:
+top of the file first; the later
 fields only break ties, so the order is total over everything a SelectedChunk shows and the same
 index always yields the same selection. Keeping this tuple rather than the payload lets the rest of
 the payload go as soon as it is read, which keeps both memory and garbage collection work small."""
@@ -32,6 +33,8 @@ class FileChunks:
     path: str
     kind: ChunkKind
     seed_rank: int | None
+    blob_sha: str | None = None
+    """The file's blob SHA (every chunk of a path carries the same one)."""
     chunk_count: int = 0
     newest: float | None = None
     """UTC epoch seconds of the newest date among the file's chunks; None when undated."""
@@ -54,9 +57,12 @@ def chunk_key(payload: ChunkPayload) -> ChunkKey:
         payload: A chunk payload.
 
     Returns:
-        (start_line, end_line, window, symbol, symbol_type, language, last_modified_at, text).
+        (start_line, end_line, window, symbol, symbol_type, language, last_modified_at, text,
+        symbol_last_modified_at).
     """
     modified = payload.last_modified_at
+    # Symbol-level dates arrive with newer indexes; older payloads simply lack the field.
+    symbol_modified = getattr(payload, "symbol_last_modified_at", None)
     return (
         payload.start_line,
         payload.end_line,
@@ -66,6 +72,7 @@ def chunk_key(payload: ChunkPayload) -> ChunkKey:
         payload.language,
         modified if isinstance(modified, str) else "",
         payload.text,
+        symbol_modified if isinstance(symbol_modified, str) else "",
     )
 
 
@@ -101,7 +108,7 @@ class Inventory:
                 path = payload.path
                 entry = files.get(path)
                 if entry is None:
-                    entry = self._new_file(path)
+                    entry = self._new_file(path, payload.blob_sha)
                 count = entry.chunk_count = entry.chunk_count + 1
                 if count <= MAX_CHUNKS_PER_FILE:
                     capped_pool += 1
@@ -121,8 +128,8 @@ class Inventory:
         finally:
             self.chunks_seen, self._capped_pool, self._keep = seen, capped_pool, keep
 
-    def _new_file(self, path: str) -> FileChunks:
-        entry = FileChunks(path=path, kind=chunk_kind(path), seed_rank=seed_rank(path))
+    def _new_file(self, path: str, blob_sha: str) -> FileChunks:
+        entry = FileChunks(path=path, kind=chunk_kind(path), seed_rank=seed_rank(path), blob_sha=blob_sha)
         self.files[path] = entry
         return entry
 

@@ -1,4 +1,4 @@
-"""What a selection returns: the picked chunks, why each was picked, and the median code date."""
+"""What a selection returns: the picked chunks (the event's own SelectedChunk), and the median code date."""
 
 from __future__ import annotations
 
@@ -6,34 +6,12 @@ from typing import Literal
 
 import msgspec
 
-from sextant.doc_rules import ChunkKind
+from sextant.contracts import SelectedChunk
 
 Reason = Literal["seed", "code", "doc"]
+"""Why a chunk was picked: a README/manifest seed, or its kind's budget."""
 
-
-class SelectedChunk(msgspec.Struct, frozen=True, kw_only=True):
-    """One chunk of the analysis context."""
-
-    text: str
-    """The chunk's source text."""
-    path: str
-    """Path of the file inside the repository."""
-    kind: ChunkKind
-    """"doc" or "code", by the shared extension rule (sextant.doc_rules.chunk_kind)."""
-    last_modified_at: str | None
-    """ISO 8601 date of the file's last commit; None when unknown."""
-    start_line: int
-    """First line of the chunk (1-based, inclusive)."""
-    end_line: int
-    """Last line of the chunk (1-based, inclusive)."""
-    symbol: str | None
-    """Symbol name or doc heading, when any."""
-    symbol_type: str
-    """function, class, section, window, ..."""
-    language: str
-    """Language name of the file."""
-    reason: Reason
-    """Why it was picked: "seed" (root README or manifest), or its kind's budget ("code", "doc")."""
+__all__ = ["Reason", "SelectedChunk", "Selection"]
 
 
 class Selection(msgspec.Struct, frozen=True, kw_only=True):

@@ -42,7 +42,7 @@ over the whole repository, not over the picked chunks.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from sextant.chunkstore.payload import ChunkPayload
 from sextant.doc_rules import median_date
@@ -83,10 +83,34 @@ def select_from_payloads(payloads: Iterable[ChunkPayload], limit: int) -> Select
     Raises:
         ValueError: When limit is negative.
     """
-    if limit < 0:
-        raise ValueError(f"limit must be zero or more, got {limit}")
-    inventory = Inventory(limit)
+    return select_for_limits(payloads, [limit])[0]
+
+
+def select_for_limits(payloads: Iterable[ChunkPayload], limits: Sequence[int]) -> list[Selection]:
+    """Several selections (the analysis's and the summary's) from one pass over the payloads.
+
+    The pass keeps what the largest limit needs, which holds everything a smaller limit would have
+    kept, in the same order: each selection equals the one `select_from_payloads` makes alone.
+
+    Args:
+        payloads: Every chunk payload of one repository, in any order (read once).
+        limits: How many chunks each selection takes; 0 selects none.
+
+    Returns:
+        One selection per limit, in the order given.
+
+    Raises:
+        ValueError: When a limit is negative.
+    """
+    for limit in limits:
+        if limit < 0:
+            raise ValueError(f"limit must be zero or more, got {limit}")
+    inventory = Inventory(max(limits, default=0))
     inventory.add_all(payloads)
+    return [_select(inventory, limit) for limit in limits]
+
+
+def _select(inventory: Inventory, limit: int) -> Selection:
     files = list(inventory.files.values())
     docs = [entry for entry in files if entry.kind == "doc"]
     code = [entry for entry in files if entry.kind == "code"]
@@ -126,7 +150,7 @@ def _in_output_order(picked_code: list[Offer], picked_docs: list[Offer]) -> list
 
 
 def _selected(offer: Offer) -> SelectedChunk:
-    entry, (start_line, end_line, _, symbol, symbol_type, language, modified, text) = offer
+    entry, (start_line, end_line, _, symbol, symbol_type, language, modified, text, symbol_modified) = offer
     return SelectedChunk(
         text=text,
         path=entry.path,
@@ -138,4 +162,6 @@ def _selected(offer: Offer) -> SelectedChunk:
         symbol_type=symbol_type,
         language=language,
         reason="seed" if entry.seed_rank is not None else entry.kind,
+        blob_sha=entry.blob_sha,
+        symbol_last_modified_at=symbol_modified or None,
     )

@@ -6,7 +6,9 @@ from collections.abc import Mapping, Sequence
 
 from sextant.analyzer.config import AnalyzerSettings
 from sextant.analyzer.handlers import STAGE, on_chunks_selected
+from sextant.analyzer.previous_outputs import StreamOutputs
 from sextant.bootstrap import Adapters, HandlerFactory, ServiceDeclaration
+from sextant.bus import Bus, EventHandler
 from sextant.contracts import AnalysisCompleted, ChunksSelected, Event, StageFailed, SummaryCompleted
 
 SERVICE_NAME = "analyzer"
@@ -30,10 +32,15 @@ def build_handler(adapters: Adapters, env: Mapping[str, str]) -> HandlerFactory[
     settings = AnalyzerSettings.from_env(env)
     store, model = adapters.store, adapters.model
 
-    async def handle(event: ChunksSelected) -> Sequence[Event]:
-        return await on_chunks_selected(event, store, model, settings)
+    def for_bus(bus: Bus) -> EventHandler[ChunksSelected]:
+        previous = StreamOutputs(bus)  # an unchanged selection reuses the last output on the stream
 
-    return lambda bus: handle
+        async def handle(event: ChunksSelected) -> Sequence[Event]:
+            return await on_chunks_selected(event, store, model, settings, previous)
+
+        return handle
+
+    return for_bus
 
 
 SERVICE: ServiceDeclaration[ChunksSelected] = ServiceDeclaration(

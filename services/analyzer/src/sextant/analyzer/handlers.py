@@ -3,6 +3,10 @@
 With a language model the prompt goes to it; without one — or when its call fails for good — the
 same sections are written from evidence the analyzer computed over every chunk of the repository,
 and the text says so on its first line. The prompt is assembled either way and kept in the event.
+
+Before any model is asked, the inputs are fingerprinted (`sextant.analyzer.fingerprint`); when the
+last output on the repository's subject has the same fingerprint, it is published again for this
+run, marked `unchanged_since`, and no model is called.
 """
 
 from __future__ import annotations
@@ -13,13 +17,17 @@ import msgspec
 
 from sextant.analyzer.config import AnalyzerSettings
 from sextant.analyzer.evidence.gather import RepoEvidence, gather_evidence
+from sextant.analyzer.fingerprint import output_fingerprint
+from sextant.analyzer.previous_outputs import NoPreviousOutputs, PreviousOutputs
 from sextant.analyzer.prompting.context import format_context
-from sextant.analyzer.prompting.prompts import Prompt, analysis_prompt, summary_prompt
+from sextant.analyzer.prompting.prompts import PROMPT_VERSION, Prompt, analysis_prompt, summary_prompt
 from sextant.analyzer.reading.answer_sections import split_sections
 from sextant.analyzer.reading.summary_answer import parse_summary
 from sextant.analyzer.writing.model_report import model_report
 from sextant.analyzer.writing.offline_report import offline_report
 from sextant.analyzer.writing.offline_summary import offline_summary
+from sextant.analyzer.writing.provenance import build_provenance, provenance_section
+from sextant.analyzer.writing.summary_markdown import summary_markdown
 from sextant.contracts import (
     AnalysisCompleted,
     ChunksSelected,
@@ -34,27 +42,43 @@ from sextant.contracts import (
 )
 from sextant.doc_claims import render_findings_markdown
 from sextant.llm import Completion, LanguageModel, LanguageModelError, failure_reason, traced_completion
-from sextant.selection import PayloadSource
+from sextant.selection import DEFAULT_PAGE_SIZE, PayloadSource
+from sextant.telemetry import tracer
 
 STAGE = "analyzer"
-NO_MODEL_REASON = "none is configured"
 MODEL_SPAN = "analyzer.model_call"
+NO_MODEL_REASON = "none is configured"
 NOTHING_INDEXED = "the index holds no chunks for this repository, so there is nothing to analyse"
+_NO_PREVIOUS = NoPreviousOutputs()
 
 
 async def _evidence(store: PayloadSource, event: ChunksSelected, *, check_doc_claims: bool) -> RepoEvidence:
     def scroll_and_gather() -> RepoEvidence:
-        payloads = store.scroll_payloads(event.repo.repo_key)
+        payloads = store.scroll_payloads(event.repo.repo_key, DEFAULT_PAGE_SIZE)
         return gather_evidence(payloads, event.median_code, check_doc_claims=check_doc_claims)
 
     # The scroll and the checks are blocking work; the bus keeps heartbeating meanwhile.
     return await asyncio.to_thread(scroll_and_gather)
 
 
-async def _call(model: LanguageModel, prompt: Prompt, max_tokens: int, purpose: str) -> Completion:
-    return await traced_completion(
-        model, system=prompt.system, prompt=prompt.user, max_tokens=max_tokens, span_name=MODEL_SPAN, purpose=purpose
-    )
+async def _ask(
+    model: LanguageModel | None, prompt: Prompt, max_tokens: int, purpose: str
+) -> tuple[Completion | None, str]:
+    """The model's completion, or None and why not (no model, or its call failed for good)."""
+    if model is None:
+        return None, NO_MODEL_REASON
+    try:
+        completion = await traced_completion(
+            model,
+            system=prompt.system,
+            prompt=prompt.user,
+            max_tokens=max_tokens,
+            span_name=MODEL_SPAN,
+            purpose=purpose,
+        )
+    except LanguageModelError as error:
+        return None, failure_reason(model, error)
+    return completion, ""
 
 
 def _usage(completion: Completion | None) -> TokenUsage:
@@ -63,16 +87,79 @@ def _usage(completion: Completion | None) -> TokenUsage:
     return TokenUsage(input_tokens=completion.input_tokens, output_tokens=completion.output_tokens)
 
 
+def model_identity(model: LanguageModel | None) -> str:
+    """The model part of a fingerprint: "provider/model", or "none" for the evidence-only text."""
+    return "none" if model is None else f"{model.provider}/{model.model}"
+
+
+def _note_reuse(purpose: str, fingerprint: str, reused: bool) -> None:
+    with tracer(__name__).start_as_current_span(
+        "analyzer.fingerprint",
+        attributes={"sextant.purpose": purpose, "sextant.fingerprint": fingerprint[:16], "sextant.reused": reused},
+    ):
+        pass
+
+
+def repeated_analysis(last: AnalysisCompleted, event: ChunksSelected) -> AnalysisCompleted:
+    """The last analysis, published again for this run: same text, no tokens spent, and since when.
+
+    Args:
+        last: The analysis whose fingerprint matches.
+        event: This run's selection.
+
+    Returns:
+        The AnalysisCompleted of this run.
+    """
+    return msgspec.structs.replace(
+        last,
+        event_id=event_id_for(AnalysisCompleted, event.run_id, event.event_id),
+        run_id=event.run_id,
+        occurred_at=utc_now_iso(),
+        head_sha=event.head_sha,
+        counts=event.counts,
+        usage=TokenUsage(),
+        warnings=[],
+        unchanged_since=last.unchanged_since or last.occurred_at,
+    )
+
+
+def repeated_summary(last: SummaryCompleted, event: ChunksSelected) -> SummaryCompleted:
+    """The last summary, published again for this run (see `repeated_analysis`).
+
+    Args:
+        last: The summary whose fingerprint matches.
+        event: This run's selection.
+
+    Returns:
+        The SummaryCompleted of this run.
+    """
+    return msgspec.structs.replace(
+        last,
+        event_id=event_id_for(SummaryCompleted, event.run_id, event.event_id),
+        run_id=event.run_id,
+        occurred_at=utc_now_iso(),
+        head_sha=event.head_sha,
+        usage=TokenUsage(),
+        warnings=[],
+        unchanged_since=last.unchanged_since or last.occurred_at,
+    )
+
+
 async def analyze(
-    event: ChunksSelected, store: PayloadSource, model: LanguageModel | None, settings: AnalyzerSettings
+    event: ChunksSelected,
+    store: PayloadSource,
+    model: LanguageModel | None,
+    settings: AnalyzerSettings,
+    previous: PreviousOutputs = _NO_PREVIOUS,
 ) -> AnalysisCompleted:
-    """Write the seven-section analysis of one analysis selection.
+    """Write the seven-section analysis of one analysis selection, unless the last one still stands.
 
     Args:
         event: The analysis selection (80 chunks).
         store: The chunk store (every payload is read once for evidence and doc checks).
         model: The language model, or None.
         settings: Budgets and listing limits.
+        previous: Where the last analysis of the repository is found.
 
     Returns:
         The AnalysisCompleted event.
@@ -87,26 +174,39 @@ async def analyze(
         median_code=median,
         findings_markdown=render_findings_markdown(evidence.doc_report, settings.claims_in_prompt),
     )
-    completion: Completion | None = None
-    reason = NO_MODEL_REASON
-    if model is not None:
-        try:
-            completion = await _call(model, prompt, settings.analysis_max_tokens, "analysis")
-        except LanguageModelError as error:
-            reason = failure_reason(model, error)
+    fingerprint = output_fingerprint(
+        purpose="analysis",
+        prompt_version=PROMPT_VERSION,
+        model=model_identity(model),
+        max_tokens=settings.analysis_max_tokens,
+        chunks=event.chunks,
+        median_code=median,
+        findings=evidence.doc_report.findings,
+        index_digest=evidence.index_digest if model is None else None,
+    )
+    last = await previous.last_analysis(event.repo.repo_key)
+    reused = last is not None and last.fingerprint == fingerprint
+    _note_reuse("analysis", fingerprint, reused)
+    if last is not None and reused:
+        return repeated_analysis(last, event)
+    completion, reason = await _ask(model, prompt, settings.analysis_max_tokens, "analysis")
     if completion is not None:
         markdown = model_report(completion, evidence, settings)
     else:
         markdown = offline_report(
             event.repo, event.head_sha, evidence, reason=reason, claims_limit=settings.claims_in_report
         )
+    provenance = build_provenance(event.chunks, median, completion=completion, totals=evidence.doc_report.totals)
+    sections = split_sections(markdown)  # the seven sections; provenance has its own structured field
+    markdown = markdown.rstrip("\n") + "\n\n" + provenance_section(provenance, what="analysis") + "\n"
+    model_failed = completion is None and model is not None
     return AnalysisCompleted(
         event_id=event_id_for(AnalysisCompleted, event.run_id, event.event_id),
         run_id=event.run_id,
         occurred_at=utc_now_iso(),
         repo=event.repo,
         markdown=markdown,
-        sections=split_sections(markdown),
+        sections=sections,
         doc_claims=[DocClaim(**msgspec.structs.asdict(f)) for f in evidence.doc_report.findings],
         model=completion.model if completion else "none",
         provider=completion.provider if completion else "none",
@@ -115,37 +215,57 @@ async def analyze(
         median_code=median,
         head_sha=event.head_sha,
         prompt=prompt.as_text(),
-        warnings=[] if completion is not None or model is None else [reason],
+        warnings=[reason] if model_failed else [],
+        # A stand-in for a failed model call is not the analysis the inputs ask for: never reuse it.
+        fingerprint="" if model_failed else fingerprint,
+        provenance=provenance,
     )
 
 
 async def summarize(
-    event: ChunksSelected, store: PayloadSource, model: LanguageModel | None, settings: AnalyzerSettings
+    event: ChunksSelected,
+    store: PayloadSource,
+    model: LanguageModel | None,
+    settings: AnalyzerSettings,
+    previous: PreviousOutputs = _NO_PREVIOUS,
 ) -> SummaryCompleted:
-    """Write the short summary of one summary selection (purpose and summary).
+    """Write the short summary of one summary selection (purpose and summary), unless the last one stands.
 
     Args:
         event: The summary selection (40 chunks).
         store: The chunk store (read only when no model answers).
         model: The language model, or None.
         settings: Budgets.
+        previous: Where the last summary of the repository is found.
 
     Returns:
         The SummaryCompleted event.
     """
     context = format_context(event.chunks, event.median_code)
     prompt = summary_prompt(repo=event.repo, head_sha=event.head_sha, context=context, median_code=event.median_code)
-    completion: Completion | None = None
-    reason = NO_MODEL_REASON
-    if model is not None:
-        try:
-            completion = await _call(model, prompt, settings.summary_max_tokens, "summary")
-        except LanguageModelError as error:
-            reason = failure_reason(model, error)
+    evidence = await _evidence(store, event, check_doc_claims=False) if model is None else None
+    fingerprint = output_fingerprint(
+        purpose="summary",
+        prompt_version=PROMPT_VERSION,
+        model=model_identity(model),
+        max_tokens=settings.summary_max_tokens,
+        chunks=event.chunks,
+        median_code=event.median_code,
+        index_digest=evidence.index_digest if evidence is not None else None,
+    )
+    last = await previous.last_summary(event.repo.repo_key)
+    reused = last is not None and last.fingerprint == fingerprint
+    _note_reuse("summary", fingerprint, reused)
+    if last is not None and reused:
+        return repeated_summary(last, event)
+    completion, reason = await _ask(model, prompt, settings.summary_max_tokens, "summary")
     if completion is not None:
         purpose, summary = parse_summary(completion.text)
     else:
-        purpose, summary = offline_summary(await _evidence(store, event, check_doc_claims=False), reason)
+        evidence = evidence or await _evidence(store, event, check_doc_claims=False)
+        purpose, summary = offline_summary(evidence, reason)
+    provenance = build_provenance(event.chunks, event.median_code, completion=completion)
+    model_failed = completion is None and model is not None
     return SummaryCompleted(
         event_id=event_id_for(SummaryCompleted, event.run_id, event.event_id),
         run_id=event.run_id,
@@ -153,11 +273,14 @@ async def summarize(
         repo=event.repo,
         purpose=purpose,
         summary=summary,
+        markdown=summary_markdown(purpose, summary, provenance_section(provenance, what="summary")),
         model=completion.model if completion else "none",
         provider=completion.provider if completion else "none",
         usage=_usage(completion),
         head_sha=event.head_sha,
-        warnings=[] if completion is not None or model is None else [reason],
+        warnings=[reason] if model_failed else [],
+        fingerprint="" if model_failed else fingerprint,
+        provenance=provenance,
     )
 
 
@@ -167,7 +290,11 @@ def nothing_to_analyse(event: ChunksSelected) -> StageFailed:
 
 
 async def on_chunks_selected(
-    event: ChunksSelected, store: PayloadSource, model: LanguageModel | None, settings: AnalyzerSettings
+    event: ChunksSelected,
+    store: PayloadSource,
+    model: LanguageModel | None,
+    settings: AnalyzerSettings,
+    previous: PreviousOutputs = _NO_PREVIOUS,
 ) -> list[Event]:
     """Answer a selection with its analysis or summary.
 
@@ -176,6 +303,7 @@ async def on_chunks_selected(
         store: The chunk store.
         model: The language model, or None for the evidence-only text.
         settings: Budgets and listing limits.
+        previous: Where the last outputs of the repository are found (none: always write afresh).
 
     Returns:
         One AnalysisCompleted or SummaryCompleted; a StageFailed when the selection is empty.
@@ -183,5 +311,5 @@ async def on_chunks_selected(
     if not event.chunks:
         return [nothing_to_analyse(event)]
     if event.purpose == "summary":
-        return [await summarize(event, store, model, settings)]
-    return [await analyze(event, store, model, settings)]
+        return [await summarize(event, store, model, settings, previous)]
+    return [await analyze(event, store, model, settings, previous)]

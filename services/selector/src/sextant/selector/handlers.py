@@ -1,23 +1,20 @@
-"""On every ChunksIndexed, select the chunks for the analysis (80) and for the summary (40)."""
+"""On every ChunksIndexed, select the chunks for the analysis (80) and the summary (40) in one scroll."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
 
-import msgspec
-
 from sextant.chunkstore import ChunkPayload
 from sextant.contracts import (
     ChunksIndexed,
     ChunksSelected,
     Purpose,
-    SelectedChunk,
     SelectionCounts,
     event_id_for,
     utc_now_iso,
 )
-from sextant.selection import DEFAULT_PAGE_SIZE, PayloadSource, Selection, select_from_payloads
+from sextant.selection import DEFAULT_PAGE_SIZE, PayloadSource, Selection, select_for_limits
 from sextant.selector.config import SelectorSettings
 from sextant.telemetry import tracer
 
@@ -26,7 +23,7 @@ _tracer = tracer(__name__)
 
 def selection_event(source: ChunksIndexed, purpose: Purpose, selection: Selection) -> ChunksSelected:
     """The ChunksSelected event describing one selection."""
-    chunks = [SelectedChunk(**msgspec.structs.asdict(chunk)) for chunk in selection.chunks]
+    chunks = selection.chunks
     return ChunksSelected(
         event_id=event_id_for(ChunksSelected, source.run_id, purpose, source.event_id),
         run_id=source.run_id,
@@ -61,25 +58,21 @@ async def on_chunks_indexed(
         One ChunksSelected for the analysis and one for the summary.
     """
     limits: dict[Purpose, int] = {"analysis": settings.analysis_limit, "summary": settings.summary_limit}
-    events = []
-    for purpose, limit in limits.items():
-        with _tracer.start_as_current_span("selector.select", attributes={"sextant.purpose": purpose}) as span:
-            selection = await asyncio.to_thread(_traced_selection, store, event.repo.repo_key, limit)
-            span.set_attributes(
-                {
-                    "sextant.limit": limit,
-                    "sextant.chunks_seen": selection.chunks_seen,
-                    "sextant.chunks_picked": selection.picked,
-                    "sextant.median_code": selection.median_code or "unknown",
-                }
-            )
-        events.append(selection_event(event, purpose, selection))
-    return events
+    with _tracer.start_as_current_span("selector.select") as span:
+        selections = await asyncio.to_thread(_traced_selections, store, event.repo.repo_key, list(limits.values()))
+        span.set_attributes(
+            {
+                "sextant.chunks_seen": selections[0].chunks_seen,
+                "sextant.median_code": selections[0].median_code or "unknown",
+                **{f"sextant.picked.{purpose}": s.picked for purpose, s in zip(limits, selections, strict=True)},
+            }
+        )
+    return [selection_event(event, purpose, s) for purpose, s in zip(limits, selections, strict=True)]
 
 
-def _traced_selection(store: PayloadSource, repo_key: str, limit: int) -> Selection:
-    """One streaming pass: the scroll is its own span; ranking what it kept is another."""
-    return select_from_payloads(_scrolled(store, repo_key), limit)
+def _traced_selections(store: PayloadSource, repo_key: str, limits: list[int]) -> list[Selection]:
+    """One streaming pass serves every purpose: the scroll is its own span."""
+    return select_for_limits(_scrolled(store, repo_key), limits)
 
 
 def _scrolled(store: PayloadSource, repo_key: str) -> Iterator[ChunkPayload]:

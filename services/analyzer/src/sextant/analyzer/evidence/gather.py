@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections import deque
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from sextant.analyzer.evidence.index_digest import IndexDigest
 from sextant.analyzer.evidence.inventory import Inventory, InventoryCollector
 from sextant.analyzer.evidence.manifests import Manifest, ManifestCollector
 from sextant.analyzer.evidence.payload_lines import FileTexts
@@ -34,12 +36,14 @@ class RepoEvidence:
     readme_text: str | None
     median_code: str | None
     """The selector's median code-file date, or the one computed here when the event had none."""
+    index_digest: str = ""
+    """Digest of every indexed file (path, blob SHA, day): an input of the evidence-only report."""
 
 
 def gather_evidence(
     payloads: Iterable[ChunkPayload], median_code: str | None, *, check_doc_claims: bool = True
 ) -> RepoEvidence:
-    """Compute the facts from every chunk payload of one repository.
+    """Compute the facts from every chunk payload of one repository, streaming (one pass, no list).
 
     Args:
         payloads: Every payload of the repository (one scroll).
@@ -50,16 +54,31 @@ def gather_evidence(
         The evidence, doc-claim findings included (checked over all docs against all code).
     """
     with tracer(__name__).start_as_current_span("analyzer.gather_evidence") as span:
-        every = list(payloads)
         inventory, manifests = InventoryCollector(), ManifestCollector()
         symbols, security, readmes = SymbolCollector(), SecurityCollector(), FileTexts()
-        for payload in every:
-            inventory.add(payload)
-            manifests.add(payload)
-            symbols.add(payload)
-            security.add(payload)
-            if _ROOT_README.match(payload.path):
-                readmes.add(payload)
+        index = IndexDigest()
+        seen = 0
+
+        def observed() -> Iterator[ChunkPayload]:
+            # Every collector sees each payload as it streams past, on its way to the doc-claim
+            # check: no list of every chunk is ever held.
+            nonlocal seen
+            for payload in payloads:
+                seen += 1
+                inventory.add(payload)
+                manifests.add(payload)
+                symbols.add(payload)
+                security.add(payload)
+                index.add(payload.path, payload.blob_sha, payload.last_modified_at)
+                if _ROOT_README.match(payload.path):
+                    readmes.add(payload)
+                yield payload
+
+        if check_doc_claims:
+            doc_report = check_docs(observed())
+        else:
+            deque(observed(), maxlen=0)
+            doc_report = check_docs([])
         files = inventory.build()
         readme_texts = readmes.texts()
         readme_path = min(readme_texts, key=lambda p: (not p.lower().endswith(".md"), p), default=None)
@@ -69,7 +88,8 @@ def gather_evidence(
             manifests=manifests.build(),
             symbols=symbols.build(),
             security=security.build(),
-            doc_report=check_docs(every if check_doc_claims else []),
+            doc_report=doc_report,
+            index_digest=index.digest(),
             test_files=[info.path for info in files.of_kind("code") if is_test_path(info.path)],
             readme_path=readme_path,
             readme_text=readme_texts.get(readme_path) if readme_path else None,
@@ -77,7 +97,7 @@ def gather_evidence(
         )
         span.set_attributes(
             {
-                "sextant.chunks": len(every),
+                "sextant.chunks": seen,
                 "sextant.files": len(files.files),
                 "sextant.manifests": len(evidence.manifests),
                 "sextant.doc_claims": len(evidence.doc_report.findings),

@@ -29,6 +29,9 @@ FRAMING_LINE = (
 )
 """The framing line, in the preamble of both prompts (docs/analysis.md)."""
 
+PROMPT_VERSION = 1
+"""Raised whenever the prompts' wording changes, so that an unchanged selection is written afresh."""
+
 _ANALYSIS_ROLE = "You are a senior software engineer writing an analysis of a code repository for its team."
 _SUMMARY_ROLE = "You are a senior software engineer writing a short summary of a code repository."
 

@@ -47,3 +47,6 @@ SECTION_TITLES: tuple[str, ...] = tuple(title for title, _ in ANALYSIS_SECTIONS)
 
 PURPOSE_HEADING = "Purpose"
 SUMMARY_HEADING = "Summary"
+
+PROVENANCE_HEADING = "Provenance"
+"""The closing section of every analysis and summary: what the text stands on (not a model section)."""
