@@ -1,8 +1,9 @@
-"""Post every Sextant analysis to a Slack channel: its overview and its Documentation Accuracy findings.
+"""Post every new Sextant analysis to a Slack channel: its overview, Documentation Accuracy and provenance.
 
 A durable JetStream consumer of `AnalysisCompleted` events (subject `sextant.analysis.completed.*`).
 Durable means it resumes where it stopped: start it after Sextant has run and it posts what it
-missed; run two copies and they share the work instead of posting twice.
+missed; run two copies and they share the work instead of posting twice. An analysis republished
+because its inputs did not change (``unchanged_since`` set) is not posted again.
 
     SLACK_WEBHOOK_URL=https://hooks.slack.com/services/… NATS_URL=nats://127.0.0.1:4222 \
         uv run --no-sync python examples/slack_responder/slack_responder.py
@@ -101,25 +102,69 @@ def shorten(text: str, limit: int) -> str:
     return cut + "\n…"
 
 
-def claim_line(claim: DocClaim) -> str:
-    """One finding as a Slack list item."""
-    place = escape(f"{claim.doc}:{claim.line}").replace("`", "'")
-    ref = escape(claim.ref).replace("`", "'")
-    return f"• `{place}` `{ref}` — *{claim.status}*: {escape(claim.evidence)}"
+def _code(text: str) -> str:
+    return "`" + escape(text).replace("`", "'").replace("\n", " ") + "`"
+
+
+def claim_evidence(claim: DocClaim) -> str:
+    """What the code says about one claim, with history where the check found it."""
+    parts = [escape(claim.evidence)]
+    if claim.removed_by:
+        when = f" on {escape(claim.removed_at)}" if claim.removed_at else ""
+        parts.append(f"removed by {escape(claim.removed_by)}{when}")
+    if claim.replacement:
+        parts.append(f"now {_code(claim.replacement)}")
+    if claim.changed:
+        parts.append(escape(claim.changed))
+    return "; ".join(part for part in parts if part)
+
+
+def claim_line(claims: Sequence[DocClaim]) -> str:
+    """The findings of one doc line as one Slack list item (a command line can hold several refs)."""
+    first = claims[0]
+    refs = ", ".join(_code(claim.ref) for claim in claims)
+    evidence = "; ".join(dict.fromkeys(claim_evidence(claim) for claim in claims))
+    return f"• {_code(f'{first.doc}:{first.line}')} {refs} — *{first.status}*: {evidence}"
+
+
+def _by_doc_line(claims: Sequence[DocClaim], status: str) -> list[list[DocClaim]]:
+    lines: dict[tuple[str, int], list[DocClaim]] = {}
+    for claim in claims:
+        if claim.status == status:
+            lines.setdefault((claim.doc, claim.line), []).append(claim)
+    return [lines[key] for key in sorted(lines)]
 
 
 def accuracy_text(event: AnalysisCompleted) -> str:
-    """The findings: counts by status, then the contradicted and outdated claims first."""
+    """The findings: counts by status, contradicted then outdated (one line per doc line), verified per doc."""
     if not event.doc_claims:
         return to_mrkdwn(event.sections.get(ACCURACY_SECTION, "")) or "No documentation claims were checked."
     counts = Counter(claim.status for claim in event.doc_claims)
     totals = ", ".join(f"{counts[s]} {s}" for s in ("contradicted", "outdated", "verified", "unverifiable"))
-    suspect = [c for c in event.doc_claims if c.status in ("contradicted", "outdated")]
+    suspect = _by_doc_line(event.doc_claims, "contradicted") + _by_doc_line(event.doc_claims, "outdated")
     lines = [f"{len(event.doc_claims)} doc claims checked against the code: {totals}."]
-    lines += [claim_line(claim) for claim in suspect[:CLAIMS_SHOWN]]
+    lines += [claim_line(group) for group in suspect[:CLAIMS_SHOWN]]
     if len(suspect) > CLAIMS_SHOWN:
         lines.append(f"… and {len(suspect) - CLAIMS_SHOWN} more")
+    verified = Counter(claim.doc for claim in event.doc_claims if claim.status == "verified")
+    if verified:
+        docs = ", ".join(f"{_code(doc)} ({n})" for doc, n in sorted(verified.items())[:CLAIMS_SHOWN])
+        more = f" and {len(verified) - CLAIMS_SHOWN} more" if len(verified) > CLAIMS_SHOWN else ""
+        lines.append(f"Verified claims per doc: {docs}{more}.")
     return "\n".join(lines)
+
+
+def provenance_text(event: AnalysisCompleted) -> str | None:
+    """One line on what the analysis stands on, or None for an event without provenance."""
+    p = event.provenance
+    if not p.chunks:
+        return None
+    stale = f", {len(p.stale_docs)} framed as possibly outdated" if p.stale_docs else ""
+    dense = "dense vectors used" if p.dense_vectors else "no dense vectors"
+    return (
+        f"read {p.code_chunks} code and {p.doc_chunks} doc chunks{stale}; "
+        f"{p.claims_checked} doc claims checked; {dense}"
+    )
 
 
 def slack_message(event: AnalysisCompleted) -> dict[str, Any]:
@@ -137,6 +182,8 @@ def slack_message(event: AnalysisCompleted) -> dict[str, Any]:
     overview = to_mrkdwn(event.sections.get(OVERVIEW_SECTION, "")) or "(no overview)"
     first_line = event.markdown.splitlines()[0] if event.markdown else ""
     context = [commit, model] + ([escape(first_line)] if first_line.startswith("No language model") else [])
+    if (read := provenance_text(event)) is not None:
+        context.append(read)
     blocks: list[dict[str, Any]] = [
         {"type": "header", "text": {"type": "plain_text", "text": shorten(title, HEADER_LIMIT)}},
         {"type": "context", "elements": [{"type": "mrkdwn", "text": shorten(item, 300)} for item in context]},
@@ -158,6 +205,12 @@ def create_router(bus: Bus, webhook: SlackWebhook, durable: str = DEFAULT_DURABL
     router = bus.router()
 
     async def handle(event: AnalysisCompleted) -> Sequence[Event]:
+        if event.unchanged_since:
+            # The inputs did not change: the channel already has this analysis, word for word.
+            logger.info(
+                "analysis of %s unchanged since %s: not posted again", event.repo.repo_key, event.unchanged_since
+            )
+            return []
         await webhook.post(slack_message(event))
         logger.info("posted the analysis of %s (run %s) to Slack", event.repo.repo_key, event.run_id)
         return []  # nothing to publish back

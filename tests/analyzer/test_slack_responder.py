@@ -144,8 +144,26 @@ def test_message_shape_and_content(slack_responder: Any) -> None:
     assert accuracy["text"]["text"] == (
         "*Documentation Accuracy*\n2 doc claims checked against the code: 1 contradicted, 0 outdated, "
         "1 verified, 0 unverifiable.\n• `docs/design.md:3` `create_legacy_session()` — *contradicted*: "
-        "no file or symbol named create_legacy_session in the indexed code"
+        "no file or symbol named create_legacy_session in the indexed code\n"
+        "Verified claims per doc: `docs/usage.md` (1)."
     )
+
+
+def test_findings_contradicted_first_one_line_per_doc_line_with_history(slack_responder: Any) -> None:
+    claims = [
+        DocClaim(doc="a.md", line=9, ref="old_flag", kind="flag", status="outdated", evidence="e", changed="lost x"),
+        DocClaim(doc="a.md", line=4, ref="run --a", kind="flag", status="contradicted", evidence="gone"),
+        DocClaim(
+            doc="a.md", line=4, ref="run --b", kind="flag", status="contradicted", evidence="gone",
+            removed_by="1a2b3c4 'Rename'", removed_at="2024-12-04", replacement="run --c",
+        ),
+    ]  # fmt: skip
+    text = slack_responder.accuracy_text(analysis(doc_claims=claims))
+    lines = text.splitlines()
+    assert lines[1].startswith("• `a.md:4` `run --a`, `run --b` — *contradicted*: gone; gone; removed by")
+    assert "on 2024-12-04; now `run --c`" in lines[1]
+    assert lines[2].startswith("• `a.md:9` `old_flag` — *outdated*: e; lost x")
+    assert len(lines) == 3
 
 
 def test_without_claims_the_section_text_is_posted(slack_responder: Any) -> None:

@@ -28,6 +28,7 @@ from sextant.reviewer.prompt import REVIEW_SYSTEM_PROMPT, build_review_prompt
 from sextant.reviewer.recency_context import ContextDecision, apply_recency_to_context
 from sextant.reviewer.report import render_review
 from sextant.reviewer.retrieval import build_query, retrieve
+from sextant.reviewer.review_provenance import review_provenance
 from sextant.telemetry import tracer
 
 STAGE = "reviewer"
@@ -92,12 +93,16 @@ async def on_review_requested(event: ReviewRequested, deps: ReviewerDeps) -> lis
                 median_code=median,
                 model=model,
                 warnings=warnings,
+                search=retrieval.search,
             ),
             model=model,
             provider=provider,
             usage=usage,
             warnings=warnings,
             prompt=prompt,
+            provenance=review_provenance(
+                decisions, median, search=retrieval.search, model=model, provider=provider, usage=usage
+            ),
         )
     ]
 

@@ -8,6 +8,11 @@ from sextant.contracts import ContextItem, ReviewFinding
 from sextant.doc_rules import calendar_day
 from sextant.llm import clean_untrusted_line
 
+_SEARCH_WORDS = {
+    "hybrid": "hybrid search (dense + sparse)",
+    "sparse-only": "sparse-only search (dense vectors not complete yet)",
+}
+
 
 def code_cell(text: str) -> str:
     """Repository text (a path) as an inline code span on one line that cannot break a table row."""
@@ -22,6 +27,7 @@ def render_review(
     median_code: str | None,
     model: str,
     warnings: Sequence[str],
+    search: str = "hybrid",
 ) -> str:
     """A readable review.
 
@@ -32,6 +38,7 @@ def render_review(
         median_code: Median date of the retrieved code.
         model: The model used, or "none".
         warnings: Problems that did not stop the review.
+        search: How the context was searched ("hybrid" or "sparse-only").
 
     Returns:
         Markdown.
@@ -63,7 +70,8 @@ def render_review(
         "",
         "## Context",
         "",
-        f"{len(context)} chunks retrieved, {kept} kept; median date of retrieved code: {median_code or 'unknown'}.",
+        f"{len(context)} chunks retrieved by {_SEARCH_WORDS.get(search, search)}, {kept} kept; "
+        f"median date of retrieved code: {calendar_day(median_code) or 'unknown'}.",
         "",
         "| kept | kind | chunk | last modified | score | why |",
         "|---|---|---|---|---|---|",

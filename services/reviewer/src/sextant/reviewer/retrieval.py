@@ -1,4 +1,9 @@
-"""Hybrid retrieval for a change: a bounded query, dense + sparse search fused with RRF, then rerank."""
+"""Retrieval for a change: a bounded query, dense + sparse search fused with RRF, then rerank.
+
+While a repository's dense vectors are still being written, the search is sparse-only (a hybrid
+search over a half-embedded index would favour the embedded half for no reason of relevance), and
+the retrieval says so: its `search` is "sparse-only" and a warning counts the points still missing.
+"""
 
 from __future__ import annotations
 
@@ -10,9 +15,12 @@ from sextant.embedding import DenseEmbedder, SparseEncoder
 from sextant.rerank import Reranker
 from sextant.reviewer.diff_reading import DiffSummary
 from sextant.reviewer.recency_context import RetrievedChunk
+from sextant.search import points_missing_dense
 from sextant.telemetry import tracer
 
 _tracer = tracer(__name__)
+HYBRID = "hybrid"
+SPARSE_ONLY = "sparse-only"
 
 
 def build_query(title: str, description: str, diff: DiffSummary, max_chars: int) -> str:
@@ -51,6 +59,8 @@ class Retrieval:
     chunks: list[RetrievedChunk]
     rerank_model: str
     warnings: list[str]
+    search: str = "hybrid"
+    """HYBRID or SPARSE_ONLY: how the candidates were found."""
 
 
 async def retrieve(
@@ -63,7 +73,7 @@ async def retrieve(
     query: str,
     limit: int,
 ) -> Retrieval:
-    """Hybrid search, de-duplicated per symbol, reranked best first.
+    """Hybrid search (sparse-only while dense vectors are incomplete), one window per symbol, reranked.
 
     Args:
         store: The chunk store.
@@ -75,16 +85,29 @@ async def retrieve(
         limit: How many hits to fuse (50 by default).
 
     Returns:
-        The reranked chunks (scores None when rerank failed) and any warnings.
+        The reranked chunks (scores None when rerank failed), how they were searched, and any warnings.
     """
+    warnings = []
     with _tracer.start_as_current_span("reviewer.hybrid_search") as span:
-        dense = await embedder.embed_query(query)
-        hits = await asyncio.to_thread(store.hybrid_search, repo_key, dense, sparse.encode_query(query), limit)
+        sparse_query = sparse.encode_query(query)
+        missing = await asyncio.to_thread(points_missing_dense, store, repo_key, embedder.dimension)
+        if missing:
+            search = SPARSE_ONLY
+            hits = await asyncio.to_thread(lambda: store.search_chunks(repo_key, sparse=sparse_query, limit=limit))
+            warnings.append(
+                f"dense vectors are not complete yet ({missing} chunks without one): this review's search "
+                "was sparse-only"
+            )
+        else:
+            search = HYBRID
+            dense = await embedder.embed_query(query)
+            hits = await asyncio.to_thread(store.hybrid_search, repo_key, dense, sparse_query, limit)
         hits = distinct_symbols(hits)
-        span.set_attributes({"sextant.hits": len(hits), "sextant.limit": limit})
+        span.set_attributes({"sextant.hits": len(hits), "sextant.limit": limit, "sextant.search": search})
     with _tracer.start_as_current_span("reviewer.rerank", attributes={"sextant.reranker": reranker.name}) as span:
         result = await reranker.rerank(query, [hit.payload.text for hit in hits])
         span.set_attribute("sextant.rerank.model", result.model)
-    warnings = [result.warning] if result.warning else []
+    if result.warning:
+        warnings.append(result.warning)
     chunks = [RetrievedChunk(payload=hits[i].payload, score=result.score(i)) for i in result.order]
-    return Retrieval(chunks=chunks, rerank_model=result.model, warnings=warnings)
+    return Retrieval(chunks=chunks, rerank_model=result.model, warnings=warnings, search=search)

@@ -1,0 +1,115 @@
+"""The review searches hybrid when every chunk has its dense vector, sparse-only until then, and says which."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+from typing import Any
+
+import qdrant_edge as qe
+
+from sextant.chunkstore import ChunkPayload, ChunkPoint, point_id
+from sextant.chunkstore.edge_store import EdgeChunkStore
+from sextant.contracts import RepoRef, ReviewRequested, event_id_for, utc_now_iso
+from sextant.embedding import SparseEncoder
+from sextant.gitsource.mirror import RepoMirror
+from sextant.rerank import LocalReranker
+from sextant.reviewer.config import ReviewerSettings
+from sextant.reviewer.deps import ReviewerDeps
+from sextant.reviewer.handlers import on_review_requested
+
+REPO = RepoRef.for_url("https://example.com/acme/shop.git")
+COLLECTION = "search_mode"
+DIFF = """diff --git a/shop/orders.py b/shop/orders.py
+--- a/shop/orders.py
++++ b/shop/orders.py
+@@ -1,2 +1,2 @@
+-def place_order(item):
++def place_order(item, quantity):
+     return item
+"""
+
+
+class LetterEmbedder:
+    """Letter frequencies: deterministic, instant, a real second implementation of the embedder port."""
+
+    model_id = "test/letters"
+    dimension = 26
+    max_chars = 1200
+    batch_size = 16
+
+    async def embed(self, texts: Any) -> list[list[float]]:
+        return [self._vector(text) for text in texts]
+
+    async def embed_query(self, text: str) -> list[float]:
+        return self._vector(text)
+
+    def _vector(self, text: str) -> list[float]:
+        counts = [1.0 + text.lower().count(chr(ord("a") + i)) for i in range(26)]
+        total = sum(value * value for value in counts) ** 0.5
+        return [value / total for value in counts]
+
+
+def payload(path: str, text: str) -> ChunkPayload:
+    return ChunkPayload(
+        repo_key=REPO.repo_key, path=path, blob_sha="b" * 40, kind="code", language="python", symbol=path,
+        start_line=1, end_line=2, text=text, indexed_at="2026-01-01T00:00:00Z", last_modified_at="2026-06-01",
+    )  # fmt: skip
+
+
+def write_full_point(base: Path, chunk: ChunkPayload) -> None:
+    store = EdgeChunkStore(base, COLLECTION, LetterEmbedder.dimension)
+    try:
+        [sparse] = SparseEncoder().encode_documents([chunk.text])
+        dense = LetterEmbedder()._vector(chunk.text)
+        pid = point_id(chunk.repo_key, chunk.path, chunk.symbol, chunk.start_line, 0)
+        store.upsert([ChunkPoint(id=pid, dense=dense, sparse=sparse, payload=chunk)])
+    finally:
+        store.close()
+
+
+def write_sparse_only_point(base: Path, chunk: ChunkPayload) -> None:
+    # What the indexer stores before its dense pass: the payload and the sparse vector alone.
+    shard = qe.EdgeShard.load(str(base / COLLECTION))
+    [sparse] = SparseEncoder().encode_documents([chunk.text])
+    fields = {name: getattr(chunk, name) for name in chunk.__struct_fields__ if name != "annotations"}
+    point = qe.Point(str(uuid.uuid4()), {"sparse": qe.SparseVector(sparse.indices, sparse.values)}, fields)
+    shard.update(qe.UpdateOperation.upsert_points([point]))
+    shard.close()
+
+
+async def review(base: Path, tmp_path: Path) -> Any:
+    store = EdgeChunkStore(base, COLLECTION, LetterEmbedder.dimension)
+    deps = ReviewerDeps(
+        settings=ReviewerSettings(), store=store, embedder=LetterEmbedder(), sparse=SparseEncoder(),
+        reranker=LocalReranker(), model=None, mirror=RepoMirror(tmp_path / "mirrors"),
+    )  # fmt: skip
+    request = ReviewRequested(
+        event_id=event_id_for(ReviewRequested, "r"), run_id="r", occurred_at=utc_now_iso(), repo=REPO,
+        title="Add quantity", diff=DIFF,
+    )  # fmt: skip
+    try:
+        [completed] = await on_review_requested(request, deps)
+    finally:
+        store.close()
+    return completed
+
+
+async def test_every_dense_vector_present_means_hybrid(tmp_path: Path) -> None:
+    base = tmp_path / "qdrant"
+    write_full_point(base, payload("shop/orders.py", "def place_order(item):\n    return item\n"))
+    completed = await review(base, tmp_path)
+    assert (completed.provenance.search, completed.provenance.dense_vectors) == ("hybrid", True)
+    assert [c.path for c in completed.provenance.chunks] == ["shop/orders.py"]
+    assert "hybrid search (dense + sparse)" in completed.markdown
+
+
+async def test_missing_dense_vectors_mean_sparse_only_and_it_says_so(tmp_path: Path) -> None:
+    base = tmp_path / "qdrant"
+    write_full_point(base, payload("shop/orders.py", "def place_order(item):\n    return item\n"))
+    write_sparse_only_point(base, payload("shop/cart.py", "def place_order_later(item):\n    return item\n"))
+    completed = await review(base, tmp_path)
+    assert (completed.provenance.search, completed.provenance.dense_vectors) == ("sparse-only", False)
+    assert {c.path for c in completed.provenance.chunks} == {"shop/orders.py", "shop/cart.py"}
+    assert any("dense vectors are not complete yet (1 chunks" in warning for warning in completed.warnings)
+    assert "sparse-only search" in completed.markdown
