@@ -22,6 +22,7 @@ from sextant.doc_claims.claims.extraction import extract_claims
 from sextant.doc_claims.claims.history_docs import is_history_doc
 from sextant.doc_claims.judging.checking import check_claims
 from sextant.doc_claims.judging.code_facts import CodeFactsCollector
+from sextant.doc_claims.judging.definition_changes import DocLines
 from sextant.doc_claims.judging.repository_history import RepositoryHistory
 from sextant.doc_claims.report.summary import DocCheckReport, build_report
 from sextant.doc_claims.sources.doc_texts import DocTextCollector
@@ -56,6 +57,8 @@ def check_docs(
         facts_collector.add_tree(tree_paths)
     facts = facts_collector.build()
     docs = docs_collector.build()
+    if history is not None:
+        history.doc_texts = {doc.path: DocLines(doc.text, doc.first_line) for doc in docs}
     checked = [doc for doc in docs if not is_history_doc(doc.path)]
     claims = [claim for doc in checked for claim in extract_claims(doc.path, doc.text, first_line=doc.first_line)]
     doc_dates = {doc.path: doc.last_modified_at for doc in checked}

@@ -308,7 +308,7 @@ def _attribute_removals(
         out = out[:max_bytes]
     search.bytes_read += len(out)
     removals: dict[str, CommitRef] = {}
-    for commit, removed, added in _commits(out.decode("utf-8", "replace")):
+    for commit, removed, added in commit_diffs(out.decode("utf-8", "replace")):
         for name, (found, _) in definitions.items():
             if name in removals:
                 continue
@@ -332,7 +332,7 @@ def _attribute_removals(
         )
 
 
-def _commits(log: str) -> Iterable[tuple[CommitRef, list[str], list[str]]]:
+def commit_diffs(log: str) -> Iterable[tuple[CommitRef, list[str], list[str]]]:
     """(commit, removed lines, added lines) of a `--format=%x00%H%x00%cI%x00%s -p -U0` log, in order."""
     for record in _RECORD_START.split(log):
         header, _, body = record.partition("\n")
@@ -346,6 +346,40 @@ def _commits(log: str) -> Iterable[tuple[CommitRef, list[str], list[str]]]:
 
 
 _RECORD_START = re.compile(r"(?:^|\n)\0")
+_FILE_HEADER = re.compile(r"^diff --git a/(.*) b/(.*)$")
+
+
+def commit_file_diffs(log: str) -> Iterable[tuple[CommitRef, str, list[str], list[str]]]:
+    """(commit, path, removed lines, added lines) per file of a `-p -U0` log with our header format.
+
+    Args:
+        log: The log's text.
+
+    Returns:
+        One tuple per file a commit changed, newest commit first.
+    """
+    for record in _RECORD_START.split(log):
+        header, _, body = record.partition("\n")
+        fields = header.split("\0")
+        if len(fields) < 3 or "T" not in fields[1]:
+            continue
+        commit = CommitRef(fields[0], fields[1], fields[2])
+        path: str | None = None
+        removed: list[str] = []
+        added: list[str] = []
+        for line in body.split("\n"):
+            if (file_header := _FILE_HEADER.match(line)) is not None:
+                if path is not None:
+                    yield commit, path, removed, added
+                path, removed, added = file_header.group(2), [], []
+            elif line.startswith("-") and not line.startswith("---"):
+                removed.append(line[1:])
+            elif line.startswith("+") and not line.startswith("+++"):
+                added.append(line[1:])
+        if path is not None:
+            yield commit, path, removed, added
+
+
 _ANY_DEFINITION = re.compile(
     r"^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)|^\s*class\s+([A-Za-z_]\w*)|^func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)"
     r"|^\s*(?:export\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)|^type\s+([A-Za-z_]\w*)"
@@ -375,7 +409,7 @@ def _added_definitions(
     )[:max_bytes]
     search.bytes_read += len(out)
     added: dict[str, list[str]] = {}
-    for commit, _, lines in _commits(out.decode("utf-8", "replace")):
+    for commit, _, lines in commit_diffs(out.decode("utf-8", "replace")):
         names = added.setdefault(commit.sha, [])
         for line in lines:
             if (match := _ANY_DEFINITION.match(line)) is not None:

@@ -85,6 +85,9 @@ class CodeFacts:
     counted from its import root (the top level or `src/`), samples and tests left out → its path."""
     class_bases: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
     """Class name → the simple names of its bases, from its declaration line."""
+    signatures: Mapping[tuple[str, str], tuple[str, ...]] = dataclasses.field(default_factory=dict)
+    """(file, qualified symbol) → its declaration line(s), one per definition (overloads, a property's
+    getter and setter): what a definition looks like at the head."""
     whole_tree: bool = False
     """True when `files` holds the commit's whole git tree (not only indexed files): then an absent
     path is absent from the repository, whatever its kind."""
@@ -120,6 +123,7 @@ class CodeFactsCollector:
         self._whole_tree = False
         self._file_tokens: dict[str, set[str]] = defaultdict(set)
         self._bases: dict[str, tuple[str, ...]] = {}
+        self._signatures: dict[tuple[str, str], list[str]] = defaultdict(list)
 
     def add_tree(self, paths: Iterable[str]) -> None:
         """Take in every path of the commit's git tree, so paths are judged against all of it.
@@ -152,6 +156,8 @@ class CodeFactsCollector:
         if not name or payload.symbol_type in _NOT_SYMBOLS:
             return
         qualified = f"{payload.parent}.{name}" if payload.parent else name
+        if payload.signature and payload.window == 0:
+            self._signatures[(payload.path, qualified)].append(payload.signature)
         if payload.symbol_type in _CLASS_TYPES and payload.signature and name not in self._bases:
             self._bases[name] = class_bases(payload.signature)
         site = SymbolSite(payload.path, payload.start_line, payload.symbol_type, qualified)
@@ -207,6 +213,7 @@ class CodeFactsCollector:
             file_tokens={path: frozenset(tokens) for path, tokens in self._file_tokens.items()},
             class_bases=dict(self._bases),
             import_modules=self._import_modules(),
+            signatures={key: tuple(value) for key, value in self._signatures.items()},
             whole_tree=self._whole_tree,
         )
 

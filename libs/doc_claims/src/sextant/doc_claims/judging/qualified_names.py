@@ -57,11 +57,11 @@ def resolve_qualified(name: str, facts: CodeFacts) -> QualifiedLookup | None:
         if len(rest) == 1:
             return _in_module(module, path, member, facts)
         if _class_sites(rest[-2], facts):
-            return _on_class(rest[-2], member, facts, qualifier=".".join(parts[:-1]))
+            return member_of_class(rest[-2], member, facts, qualifier=".".join(parts[:-1]))
         return None  # an attribute of an object (`flask.request.files`): its type is not known here
     qualifier = parts[-2]
     if _class_sites(qualifier, facts):
-        return _on_class(qualifier, member, facts, qualifier=".".join(parts[:-1]))
+        return member_of_class(qualifier, member, facts, qualifier=".".join(parts[:-1]))
     return None
 
 
@@ -92,7 +92,18 @@ def _is_sample(path: str) -> bool:
     return any(part in {"tests", "test", "examples", "example", "docs", "doc"} for part in path.lower().split("/")[:-1])
 
 
-def _on_class(cls: str, member: str, facts: CodeFacts, *, qualifier: str) -> QualifiedLookup:
+def member_of_class(cls: str, member: str, facts: CodeFacts, *, qualifier: str) -> QualifiedLookup:
+    """Look a member up on a class of this repository and its bases.
+
+    Args:
+        cls: The class's simple name.
+        member: The member's name.
+        facts: The code facts.
+        qualifier: How the doc wrote the class (for the evidence).
+
+    Returns:
+        Found (with where) or not (with why, and a foreign base when one may supply it).
+    """
     seen: set[str] = set()
     frontier = [cls]
     foreign: str | None = None

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from sextant.doc_claims.claims.claim import Claim
 from sextant.doc_claims.judging.checking import Resolution
 from sextant.doc_claims.judging.code_facts import CodeFacts
+from sextant.doc_claims.judging.definition_changes import DocLines, revise_with_definition_changes
 from sextant.doc_claims.judging.past_names import absent_names, revise_with_past_names
 from sextant.gitsource.history_access import HistoryRepository
 from sextant.gitsource.history_definitions import (
@@ -25,13 +26,15 @@ class RepositoryHistory:
     """Doc path → (its last commit, that commit's date): the doc's side of "changed since"."""
     max_bytes: int = DEFAULT_HISTORY_BYTES
     max_seconds: float = DEFAULT_HISTORY_SECONDS
+    doc_texts: dict[str, DocLines] = field(default_factory=dict)
+    """Doc path → its text, so a lost parameter counts only where the doc uses it."""
     note: str | None = None
     """Why the history look-up was skipped or cut short, once judge has run."""
     cost: dict[str, float] = field(default_factory=dict)
     """What the look-ups cost: trees searched, bytes read, seconds."""
 
     def judge(self, judged: list[tuple[Claim, Resolution]], facts: CodeFacts) -> list[tuple[Claim, Resolution]]:
-        """Revise resolutions with history: absent names the code once defined become contradictions.
+        """Revise resolutions with history: absent names once defined, definitions changed since the doc.
 
         Args:
             judged: Claims with their resolutions at the head.
@@ -45,4 +48,7 @@ class RepositoryHistory:
         )
         self.note = search.note
         self.cost = {"trees": search.trees, "bytes": search.bytes_read, "seconds": search.seconds}
-        return revise_with_past_names(judged, facts, search)
+        judged = revise_with_past_names(judged, facts, search)
+        return revise_with_definition_changes(
+            judged, facts, self.repo, self.doc_commits, self.doc_texts, max_bytes=self.max_bytes
+        )

@@ -1,0 +1,74 @@
+"""What a definition's declaration says: its parameter names, and a class's members and fields."""
+
+from __future__ import annotations
+
+import re
+
+_SKIPPED = frozenset({"self", "cls", "/", "*", "this"})
+_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
+_FIELD = re.compile(r"^\s+(?:self\.)?([A-Za-z_]\w*)\s*(?::[^=\n]+)?=|^\s+([A-Za-z_]\w*)\s*:\s*\S", re.M)
+
+
+def parameter_names(signature: str, name: str) -> list[str] | None:
+    """The parameter names of a declaration (`def f(self, a: int = 1, *, b)` → a, b).
+
+    Args:
+        signature: The declaration line(s).
+        name: The defined name (the parameter list is the one right after it).
+
+    Returns:
+        Names in order (self/cls left out; destructured parameters skipped), or None when the
+        declaration shows no parameter list.
+    """
+    opening = None
+    for match in re.finditer(rf"\b{re.escape(name)}\s*(?:\[[^\]]*\])?\s*\(", signature):
+        opening = match.end() - 1
+    if opening is None:
+        return None
+    depth = 0
+    for index in range(opening, len(signature)):
+        char = signature[index]
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if depth == 0:
+                return _split(signature[opening + 1 : index])
+    return None
+
+
+def _split(inside: str) -> list[str]:
+    parts: list[str] = []
+    current: list[str] = []
+    depth = 0
+    for char in inside:
+        if char in "([{<":
+            depth += 1
+        elif char in ")]}>":
+            depth -= 1
+        if char == "," and depth == 0:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    parts.append("".join(current))
+    names = []
+    for part in parts:
+        text = part.strip().lstrip("*&.").strip()
+        if not text or text[0] in "{[" or text in _SKIPPED:
+            continue
+        if (match := _IDENTIFIER.match(text)) is not None and match.group(0) not in _SKIPPED:
+            names.append(match.group(0))
+    return names
+
+
+def class_fields(source: str) -> set[str]:
+    """Names a class body assigns or annotates at its own level (`name: str`, `size = 3`, `self.x = …`).
+
+    Args:
+        source: The class's source (or outline).
+
+    Returns:
+        Field and attribute names.
+    """
+    return {next(group for group in match.groups() if group) for match in _FIELD.finditer(source)}
