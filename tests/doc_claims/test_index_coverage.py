@@ -114,17 +114,18 @@ def test_extension_less_names_are_unverifiable_unless_the_doc_is_firm(facts: Cod
     )
 
 
-def test_a_missing_makefile_is_contradicted_because_the_index_would_hold_it(chunk: MakeChunk) -> None:
+def test_a_missing_bare_file_name_in_prose_may_be_the_readers_own(chunk: MakeChunk) -> None:
     facts = CodeFacts.from_payloads([chunk("src/app.py", "x = 1\n")])
-    assert statuses(judge(facts, "Run the targets in `Makefile`.\n")) == {"Makefile": "contradicted"}
+    assert statuses(judge(facts, "Run the targets in `Makefile`.\n")) == {"Makefile": "unverifiable"}
+    assert statuses(judge(facts, "Run the targets in [the Makefile](Makefile).\n")) == {"Makefile": "contradicted"}
 
 
 def test_a_program_path_is_firm_only_when_the_index_could_hold_it(facts: CodeFacts) -> None:
     found = judge(facts, "```sh\n./scripts/deploy --prod\n./scripts/release.sh\n./bin/tool.py\n```\n")
     assert statuses(found) == {
         "./scripts/deploy": "unverifiable",
-        "./scripts/release.sh": "contradicted",
-        "./bin/tool.py": "contradicted",
+        "./scripts/release.sh": "unverifiable",  # no scripts/ folder: a script the reader writes
+        "./bin/tool.py": "unverifiable",
     }
 
 
@@ -162,10 +163,10 @@ def test_a_script_given_to_an_interpreter_or_a_file_tool_stays_firm(facts: CodeF
     }
     assert statuses(judge(facts, text)) == {
         "bench/review/run.py": "verified",
-        "scripts/gone.py": "contradicted",
-        "bench/recency/run.py": "contradicted",
+        "scripts/gone.py": "unverifiable",  # neither the file nor scripts/ exists: the reader's own
+        "bench/recency/run.py": "unverifiable",  # bench/recency/ is not in the repository either
         "docs/gone.md": "contradicted",
-        "tests/test_gone.py": "contradicted",
+        "tests/test_gone.py": "unverifiable",
     }
 
 

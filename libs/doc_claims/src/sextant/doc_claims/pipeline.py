@@ -19,7 +19,7 @@ from pathlib import Path
 
 from sextant.chunkstore.payload import ChunkPayload
 from sextant.doc_claims.claims.extraction import extract_claims
-from sextant.doc_claims.claims.history_docs import is_history_doc
+from sextant.doc_claims.claims.history_docs import is_history_doc, is_non_prose, older_version_docs
 from sextant.doc_claims.judging.checking import check_claims
 from sextant.doc_claims.judging.code_facts import CodeFactsCollector
 from sextant.doc_claims.judging.definition_changes import DocLines
@@ -59,14 +59,16 @@ def check_docs(
     docs = docs_collector.build()
     if history is not None:
         history.doc_texts = {doc.path: DocLines(doc.text, doc.first_line) for doc in docs}
-    checked = [doc for doc in docs if not is_history_doc(doc.path)]
+    old_versions = older_version_docs(doc.path for doc in docs)
+    skipped = [doc.path for doc in docs if is_history_doc(doc.path) or doc.path in old_versions]
+    checked = [doc for doc in docs if doc.path not in set(skipped) and not is_non_prose(doc.path)]
     claims = [claim for doc in checked for claim in extract_claims(doc.path, doc.text, first_line=doc.first_line)]
     doc_dates = {doc.path: doc.last_modified_at for doc in checked}
     findings = check_claims(claims, facts, doc_dates=doc_dates, history=history)
     return build_report(
         findings,
         doc_dates,
-        skipped_docs=[doc.path for doc in docs if is_history_doc(doc.path)],
+        skipped_docs=skipped,
         history_note=history.note if history is not None else None,
     )
 

@@ -41,7 +41,7 @@ def list_tree(repo: HistoryRepository, commit: str | None = None) -> list[TreeFi
         if kind != "blob" or mode == "120000":
             continue
         files.append(
-            TreeFile(raw_path.decode("utf-8", "surrogateescape"), blob, int(size) if size != "-" else -1, mode)
+            TreeFile(raw_path.decode("utf-8", "surrogateescape"), blob, int(size) if size.isdigit() else -1, mode)
         )
     return sorted(files, key=lambda f: f.path)
 

@@ -12,9 +12,10 @@ from urllib.parse import unquote
 from sextant.doc_claims.claims import name_shapes as shapes
 from sextant.doc_claims.claims.claim import Claim
 from sextant.doc_claims.claims.inline_reference import inline_claims
-from sextant.doc_claims.claims.known_names import PYTHON_BUILTINS
+from sextant.doc_claims.claims.known_names import PYTHON_BUILTINS, WELL_KNOWN_FILES
 from sextant.doc_claims.claims.name_shapes import Draft
 from sextant.doc_claims.claims.prose_context import clause_before
+from sextant.doc_claims.claims.sentences import sentence_around, tells_history
 from sextant.doc_claims.claims.shell_commands import command_claims
 from sextant.doc_claims.syntax.asciidoc import asciidoc_mentions
 from sextant.doc_claims.syntax.code_blocks import defined_names, python_imports
@@ -64,6 +65,7 @@ _PATH_ROLES = frozenset(
     }
 )
 _ENV_DOC = re.compile(r"environment variable|env var|\.env\b|\bexport [A-Z]|:envvar:", re.I)
+_READERS_OWN = re.compile(r"\byour\b|\byou(?:'ll| will)? (?:create|write|add|make)\b", re.I)
 _SCANNERS: dict[str, Callable[[str], list[Mention]]] = {
     ".rst": rst_mentions,
     ".adoc": asciidoc_mentions,
@@ -109,6 +111,9 @@ def extract_claims(doc_path: str, text: str, *, first_line: int = 1) -> list[Cla
                 # A flag written after a command line belongs to that command (`--master` after
                 # `uwsgi ...` is uWSGI's), as a reader takes it.
                 draft = dataclasses.replace(found, command=last_program)
+            elif found.kind == "flag" and found.command is None:
+                # No program named before it: whose flag it is, the doc does not say.
+                draft = dataclasses.replace(found, explicit=False)
             if found.kind == "env" and not found.explicit and env_doc:
                 draft = dataclasses.replace(found, explicit=True)
             if (
@@ -122,6 +127,9 @@ def extract_claims(doc_path: str, text: str, *, first_line: int = 1) -> list[Cla
                 # The doc's own code sample defines the name: prose about it describes the sample,
                 # so an absent name is unverifiable rather than a contradiction.
                 draft = dataclasses.replace(draft, explicit=False)
+            sentence = sentence_around(text, mention.offset, mention.end)
+            if draft.kind == "path" and not draft.linked and _READERS_OWN.search(sentence):
+                draft = dataclasses.replace(draft, explicit=False)  # "In `test/hooks.js`, make your hooks …"
             key = (line, draft.kind, draft.target, draft.command)
             if draft.target and key not in seen:
                 seen.add(key)
@@ -134,6 +142,8 @@ def extract_claims(doc_path: str, text: str, *, first_line: int = 1) -> list[Cla
                         target=draft.target,
                         explicit=draft.explicit,
                         command=draft.command,
+                        linked=draft.linked,
+                        in_history_sentence=tells_history(sentence),
                     )
                 )
     return claims
@@ -156,12 +166,23 @@ def _drafts(mention: Mention, text: str) -> list[Draft]:  # noqa: PLR0911 - one 
     return _role(mention.role, mention.text)
 
 
-def _link(target: str) -> list[Draft]:
-    """A link or include to a repository file: always explicit, the doc points right at it."""
-    path = shapes.normalize_path(unquote(target.strip()))
-    if not path or shapes.is_external(target) or shapes.is_placeholder(path):
+def _link(target: str, *, labels_possible: bool = True) -> list[Draft]:
+    """A link or include to a repository file: always explicit, the doc points right at it.
+
+    MyST and Sphinx links also point at things that are not files: a `(label)=` target
+    (`[see](how-frozen)`: one word, no extension) is the docs' own anchor, and a dotted Python name
+    (`[f](structlog.processors.TimeStamper)`) is a symbol claim. An e-mail address is neither.
+    """
+    raw = unquote(target.strip())
+    path = shapes.normalize_path(raw)
+    if not path or shapes.is_external(target) or shapes.is_placeholder(path) or "@" in path:
         return []
-    return [Draft("path", target.strip(), path)]
+    label_shaped = "/" not in path and shapes.extension(path) == "" and re.fullmatch(r"[\w-]+", path)
+    if labels_possible and label_shaped and path not in WELL_KNOWN_FILES:
+        return []  # a cross-reference label
+    if "/" not in path and shapes.DOTTED.match(path) and not shapes.looks_like_path(path):
+        return [Draft("symbol", raw, path)]
+    return [Draft("path", target.strip(), path, linked=True)]
 
 
 def _role(role: str, raw: str) -> list[Draft]:  # noqa: PLR0911 - one branch per role family
@@ -180,7 +201,7 @@ def _role(role: str, raw: str) -> list[Draft]:  # noqa: PLR0911 - one branch per
             return []
         return [Draft("path", raw.strip(), path, explicit=shapes.path_is_explicit(path))]
     if name in _PATH_ROLES:
-        return _link(target)
+        return _link(target, labels_possible=False)
     if name == "envvar":
         return [Draft("env", raw.strip(), target)]
     if name == "option":

@@ -193,6 +193,14 @@ THIRD_PARTY_ENV_PREFIXES: tuple[str, ...] = (
     "RUST",
 )
 
+# Single environment variables that shells, terminals and common tools read.
+THIRD_PARTY_ENV_NAMES = _words(
+    """
+    BROWSER CC CFLAGS CXX DEBUG DISPLAY EDITOR GOPATH GOROOT HOSTNAME LDFLAGS LOGNAME NODE_ENV PAGER PORT
+    PWD SHLVL TZ VISUAL
+    """
+)
+
 # Words that, next to a literal, say it names a piece of code ("the `login` function").
 CODE_NOUNS = _words(
     """

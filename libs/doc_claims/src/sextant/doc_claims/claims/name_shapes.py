@@ -43,6 +43,7 @@ class Draft:
     target: str
     explicit: bool = True
     command: str | None = None
+    linked: bool = False
 
 
 def is_external(target: str) -> bool:

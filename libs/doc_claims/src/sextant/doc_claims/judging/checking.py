@@ -9,6 +9,7 @@ stronger news), and an unverifiable one stays unverifiable. Claims from changelo
 
 from __future__ import annotations
 
+import dataclasses
 import posixpath
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ from typing import Literal, Protocol
 from sextant.doc_claims.claims import name_shapes as shapes
 from sextant.doc_claims.claims.claim import Claim
 from sextant.doc_claims.claims.history_docs import is_history_doc
-from sextant.doc_claims.claims.known_names import THIRD_PARTY_ENV_PREFIXES, WELL_KNOWN_FILES
+from sextant.doc_claims.claims.known_names import THIRD_PARTY_ENV_NAMES, THIRD_PARTY_ENV_PREFIXES, WELL_KNOWN_FILES
 from sextant.doc_claims.judging.code_facts import CodeFacts, Site, SymbolSite
 from sextant.doc_claims.judging.finding import ClaimFinding, ClaimStatus
 from sextant.doc_claims.judging.index_coverage import has_no_extension, index_can_hold, unindexed_hidden_folder
@@ -69,7 +70,7 @@ def check_claims(
     judged = [(claim, resolve(claim, facts)) for claim in claims if not is_history_doc(claim.doc)]
     if history is not None:
         judged = history.judge(judged, facts)
-    findings = [_finding(claim, resolution) for claim, resolution in judged]
+    findings = [_finding(claim, _as_history_sentence(claim, resolution)) for claim, resolution in judged]
     del doc_dates  # dates matter only through history: a file's date alone says nothing of a definition
     return sorted(findings, key=lambda f: (f.doc, f.line, f.ref, f.kind, f.status))
 
@@ -103,6 +104,17 @@ def resolve(claim: Claim, facts: CodeFacts) -> Resolution:
     return resolvers[claim.kind](claim, facts)
 
 
+def _as_history_sentence(claim: Claim, resolution: Resolution) -> Resolution:
+    """An absent name in a sentence that tells history is what the sentence says, not an error."""
+    if not claim.in_history_sentence or resolution.status != "contradicted":
+        return resolution
+    return dataclasses.replace(
+        resolution,
+        status="unverifiable",
+        evidence=f"{resolution.evidence}; the sentence tells history (removed, renamed, an older version)",
+    )
+
+
 def _finding(claim: Claim, resolution: Resolution) -> ClaimFinding:
     status: ClaimStatus = "outdated" if resolution.changed and resolution.status == "verified" else resolution.status
     return ClaimFinding(
@@ -129,7 +141,7 @@ def _defined(sites: tuple[SymbolSite, ...]) -> str:
     return f"defined in {first.path}:{first.line} ({first.symbol_type} {first.qualified}){more}"
 
 
-def _resolve_path(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR0911 - one exit per way of finding it
+def _resolve_path(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR0911, PLR0912 - one exit per way of finding it
     target = claim.target
     folder = posixpath.dirname(claim.doc)
     if target.startswith("/"):
@@ -158,9 +170,32 @@ def _resolve_path(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR091
         return Resolution("verified", f"module {target} is {module}", module)  # `msgspec.json`
     if (blind_spot := _beyond_the_index(claim, searched, facts)) is not None:
         return Resolution("unverifiable", blind_spot)
+    if not claim.linked and (reader := _readers_file(target, folder, facts)) is not None:
+        return Resolution("unverifiable", reader)
     if claim.explicit:
         return Resolution("contradicted", f"no file or folder {target} in the indexed files")
     return Resolution("unverifiable", f"no file named {target} in the indexed files; it may be the reader's own file")
+
+
+def _readers_file(target: str, doc_folder: str, facts: CodeFacts) -> str | None:
+    """Why an absent path named in prose or a command is the reader's own file, or None when it is ours.
+
+    "Edit your `mysite/settings.py`", `go run main.go`, `acme-gen schema > models.py`: files the reader
+    creates or a tool generates. Such a path is skipped when neither it nor the folder it sits in
+    exists in the repository (from the root or from the doc's folder); `tests/fixtures/config.yaml`
+    is still checked when `tests/fixtures/` exists.
+    """
+    path = target.strip("/")
+    if "/" not in path:
+        return f"no file {path} in the repository; a bare file name in prose or a command is often the reader's own"
+    parent = posixpath.dirname(path)
+    if parent in facts.directories:
+        return None
+    if doc_folder and posixpath.normpath(posixpath.join(doc_folder, parent)) in facts.directories:
+        return None
+    return (
+        f"neither {path} nor its folder {parent}/ is in the repository: a file the reader creates or a tool generates"
+    )
 
 
 def _beyond_the_index(claim: Claim, searched: list[str], facts: CodeFacts) -> str | None:
@@ -273,7 +308,7 @@ def _resolve_env(claim: Claim, facts: CodeFacts) -> Resolution:
     name = claim.target
     if (site := facts.identifiers.get(name)) is not None:
         return Resolution("verified", f"appears in {_where(site)}", site.path)
-    if name.startswith(THIRD_PARTY_ENV_PREFIXES):
+    if name.startswith(THIRD_PARTY_ENV_PREFIXES) or name in THIRD_PARTY_ENV_NAMES or shapes.is_placeholder(name):
         return Resolution("unverifiable", f"{name} is not in the indexed code; platforms and tools read it")
     if claim.explicit:
         return Resolution("contradicted", f"{name} appears nowhere in the indexed code")
@@ -289,11 +324,7 @@ def _program(command: str, facts: CodeFacts) -> tuple[str, str | None] | None:
         return None
     if (declared := facts.programs.get(command)) is not None:
         return f"program {command} declared in {_where(declared)}", declared.path
-    if facts.programs:
-        return None  # the code declares its programs, and this is not one of them
-    # No declarations found (an unusual CLI framework): the name appearing in code is all we have.
-    site = facts.identifiers.get(command)
-    return (f"program {command} appears in {_where(site)}", site.path) if site else None
+    return None  # only the repository's own entry points have flags and subcommands we can check
 
 
 def _resolve_flag(claim: Claim, facts: CodeFacts) -> Resolution:
@@ -303,7 +334,7 @@ def _resolve_flag(claim: Claim, facts: CodeFacts) -> Resolution:
     if (site := facts.identifiers.get(flag)) is not None:
         return Resolution("verified", f"appears in {_where(site)}", site.path)
     bare = flag.lstrip("-")
-    for name in (bare.replace("-", "_"), bare.removeprefix("no-").replace("-", "_")):
+    for name in (bare, bare.replace("-", "_"), bare.removeprefix("no-").replace("-", "_"), bare.removeprefix("no-")):
         if len(name) > 1 and (site := facts.identifiers.get(name)) is not None:
             return Resolution("verified", f"parameter {name} in {_where(site)} (the flag's derived name)", site.path)
     if claim.explicit:

@@ -22,6 +22,7 @@ _NOT_SYMBOLS = frozenset({"window", "section", "file", "module", "document"})
 # Identifiers, compound keys (a.b, dry-run) and flags (--force) as they appear in code text.
 _TOKEN = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*|[A-Za-z_]\w*(?:[.-][A-Za-z_]\w*)*")
 _COMPOUND_PARTS = re.compile(r"[.-]")
+_STAR_EXPORT = re.compile(r"^\s*from\s+\S+\s+import\s+\*|^\s*export\s+\*\s+from\b", re.M)
 _CLASS_TYPES = frozenset({"class", "struct", "interface", "record", "trait", "enum"})
 _BASES = re.compile(r"^\s*(?:class|struct|interface)\s+\w+\s*(?:\[[^\]]*\])?\s*\(([^)]*)\)|\bextends\s+([\w.]+)")
 _SAMPLE_FOLDERS = frozenset(
@@ -83,6 +84,12 @@ class CodeFacts:
     import_modules: Mapping[str, str] = dataclasses.field(default_factory=dict)
     """Full dotted import name of each Python module or package of the repository (`acme.session`),
     counted from its import root (the top level or `src/`), samples and tests left out → its path."""
+    file_bindings: Mapping[str, frozenset[str]] = dataclasses.field(default_factory=dict)
+    """Code file → names it binds besides its definitions: top-level assignments and imports, class
+    attributes and fields, `self.x = …`, `__all__` entries, JavaScript exports (what a module or a
+    class may be said to have, without counting every word of its text)."""
+    star_exports: frozenset[str] = frozenset()
+    """Code files that re-export whole modules (`from x import *`, `export * from`): any name may be theirs."""
     class_bases: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
     """Class name → the simple names of its bases, from its declaration line."""
     signatures: Mapping[tuple[str, str], tuple[str, ...]] = dataclasses.field(default_factory=dict)
@@ -124,6 +131,8 @@ class CodeFactsCollector:
         self._file_tokens: dict[str, set[str]] = defaultdict(set)
         self._bases: dict[str, tuple[str, ...]] = {}
         self._signatures: dict[tuple[str, str], list[str]] = defaultdict(list)
+        self._star_exports: set[str] = set()
+        self._bindings: dict[str, set[str]] = defaultdict(set)
 
     def add_tree(self, paths: Iterable[str]) -> None:
         """Take in every path of the commit's git tree, so paths are judged against all of it.
@@ -146,6 +155,9 @@ class CodeFactsCollector:
         self._code_files.add(path)
         self._add_symbol(payload)
         self._add_identifiers(path, payload.start_line, payload.text)
+        if _STAR_EXPORT.search(payload.text):
+            self._star_exports.add(path)
+        self._bindings[path].update(bound_names(payload.text))
         for program, line in declared_programs(path, payload.text, payload.start_line):
             site = Site(path, line)
             if program not in self._programs or site < self._programs[program]:
@@ -212,6 +224,8 @@ class CodeFactsCollector:
             directory_last_modified=self._directory_dates(),
             file_tokens={path: frozenset(tokens) for path, tokens in self._file_tokens.items()},
             class_bases=dict(self._bases),
+            star_exports=frozenset(self._star_exports),
+            file_bindings={path: frozenset(names) for path, names in self._bindings.items()},
             import_modules=self._import_modules(),
             signatures={key: tuple(value) for key, value in self._signatures.items()},
             whole_tree=self._whole_tree,
@@ -280,6 +294,39 @@ class CodeFactsCollector:
                 if key != "." and (key not in newest or parsed > newest[key][0]):
                     newest[key] = (parsed, date)
         return {folder: value for folder, (_, value) in newest.items()}
+
+
+_BINDING = re.compile(
+    r"^[ \t]*(?:self\.|cls\.|this\.)?([A-Za-z_$][\w$]*)[ \t]*(?::[^=\n]+)?=(?!=)"  # x = …, self.x = …, x: T = …
+    r"|^[ \t]+([A-Za-z_]\w*)[ \t]*:[ \t]*[\w\[\]., |\"']+[ \t]*$"  # a field: `name: str`
+    r"|\b(?:self|cls|this)\.([A-Za-z_$][\w$]*)[ \t]*=(?!=)"
+    r"|\bexports\.([A-Za-z_$][\w$]*)[ \t]*="
+    r"|^[ \t]*export[ \t]+(?:const|let|var|function|class|async function)[ \t]+([A-Za-z_$][\w$]*)",
+    re.M,
+)
+_IMPORT_LINE = re.compile(r"^[ \t]*(?:from[ \t]+\S+[ \t]+)?import[ \t]+\(?([^\n()]+)\)?", re.M)
+_QUOTED = re.compile(r"[\"']([A-Za-z_]\w*)[\"']")
+
+
+def bound_names(text: str) -> set[str]:
+    """Names a piece of code binds: assignments, fields, attributes, imports, exports, `__all__` entries.
+
+    Args:
+        text: Code text.
+
+    Returns:
+        The names.
+    """
+    names = {next(g for g in match.groups() if g) for match in _BINDING.finditer(text)}
+    for match in _IMPORT_LINE.finditer(text):
+        for part in match.group(1).split(","):
+            words = part.split()
+            if words and re.fullmatch(r"[A-Za-z_]\w*", words[-1]):
+                names.add(words[-1])
+    if "__all__" in text:
+        start = text.index("__all__")
+        names.update(_QUOTED.findall(text[start : text.find("]", start) + 1 or len(text)]))
+    return names
 
 
 def class_bases(signature: str) -> tuple[str, ...]:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from sextant.doc_claims.claims.claim import Claim
 from sextant.doc_claims.judging.checking import Resolution
 from sextant.doc_claims.judging.code_facts import CodeFacts
+from sextant.doc_claims.judging.qualified_names import member_of_class
 from sextant.doc_claims.judging.signatures import class_fields, parameter_names
 from sextant.doc_rules import calendar_day
 from sextant.gitsource.history_access import HistoryRepository

@@ -23,6 +23,8 @@ from sextant.gitsource.history_definitions import DefinitionSearch, PastDefiniti
 _CLOSE_TO_ADDED = 0.5
 _CLOSE_TO_CURRENT = 0.85
 _MAX_NEAREST_POOL = 50_000
+NEAR_NAME_RATIO = 0.8
+"""How alike (difflib ratio) a never-defined name must be to a current symbol to count as a slip."""
 
 
 def absent_names(judged: list[tuple[Claim, Resolution]]) -> set[str]:
@@ -63,8 +65,17 @@ def revise_with_past_names(
         past = search.found.get(name)
         if past is not None and resolution.absent_scope and not in_module(past.path, resolution.absent_scope):
             past = None  # defined once, but elsewhere than the module the doc names
+        if past is not None and past.removed_by is None:
+            past = None  # no commit after it drops the definition: it may still be there in another form
         if past is not None:
             revised.append((claim, _removed(resolution, past, facts)))
+        elif resolution.status == "contradicted" and resolution.absent_scope:
+            # `acme.session.Name`: the doc is firm that our module holds it, history or not.
+            revised.append((claim, resolution))
+        elif resolution.status == "contradicted" and (near := near_name(name, facts)) is not None:
+            # Never defined, but one letter or word away from one of ours: a slip of the doc's.
+            evidence = f"{resolution.evidence}; never defined in this repository's history; did you mean {near}?"
+            revised.append((claim, dataclasses.replace(resolution, evidence=evidence, replacement=near)))
         elif search.note is None and resolution.status == "contradicted":
             revised.append(
                 (
@@ -123,6 +134,29 @@ def _removed(resolution: Resolution, past: PastDefinition, facts: CodeFacts) -> 
         removed_at=day,
         replacement=replacement,
     )
+
+
+def near_name(name: str, facts: CodeFacts) -> str | None:
+    """Today's symbol a name is a slip of (`resolveFixurePath` → `resolveFixturePath`), or None.
+
+    Args:
+        name: A name the code never defined.
+        facts: The head's code facts.
+
+    Returns:
+        The closest current symbol at least NEAR_NAME_RATIO alike, or None.
+    """
+    pool = [s for s in facts.symbols if abs(len(s) - len(name)) <= 8 and s[:1].lower() == name[:1].lower()]
+    if len(pool) > _MAX_NEAREST_POOL:
+        return None
+    close = difflib.get_close_matches(name, pool, n=1, cutoff=NEAR_NAME_RATIO)
+    if not close or _same_word(close[0], name):
+        return None  # `parseCallback` beside `ParseCallback`: a parameter named after its type, not a slip
+    return close[0]
+
+
+def _same_word(a: str, b: str) -> bool:
+    return a.lower().rstrip("s") == b.lower().rstrip("s")
 
 
 def replacement_for(name: str, added: tuple[str, ...], facts: CodeFacts) -> str | None:

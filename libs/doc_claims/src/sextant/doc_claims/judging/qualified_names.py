@@ -74,8 +74,12 @@ def _in_module(module: str, path: str, member: str, facts: CodeFacts) -> Qualifi
                 True, f"defined in {site.path}:{site.line} ({site.symbol_type} {site.qualified})", site.path, site
             )
     for file in files:
-        if member in facts.file_tokens.get(file, frozenset()):
-            return QualifiedLookup(True, f"named in {file} (module {module})", file)
+        if member in facts.file_bindings.get(file, frozenset()):
+            return QualifiedLookup(True, f"bound in {file} (module {module})", file)
+        if file in facts.star_exports:
+            return QualifiedLookup(
+                True, f"{file} re-exports whole modules (import *): {member} may be one of them", file
+            )
     return QualifiedLookup(False, f"module {module} ({files[0]}) has no {member}", files[0], module=module)
 
 
@@ -123,8 +127,8 @@ def member_of_class(cls: str, member: str, facts: CodeFacts, *, qualifier: str) 
                     True, f"defined in {site.path}:{site.line} ({site.symbol_type} {site.qualified})", site.path, site
                 )
             for site in sites:
-                if member in facts.file_tokens.get(site.path, frozenset()):
-                    return QualifiedLookup(True, f"named in {site.path}, where class {name} is defined", site.path)
+                if member in facts.file_bindings.get(site.path, frozenset()):
+                    return QualifiedLookup(True, f"set in {site.path}, where class {name} is defined", site.path)
             following.extend(facts.class_bases.get(name, ()))
         frontier = following
         if not frontier:

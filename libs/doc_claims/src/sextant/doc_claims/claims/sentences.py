@@ -1,0 +1,62 @@
+"""The sentence a name is written in, and whether that sentence tells history.
+
+History is decided per sentence, not per document: "`on_load` hooks are no longer available",
+"`connect()` was removed in 2.0" or "In 1.x, use `Client.open`" name things the code is right to
+lack, so an absent name there is what the sentence says. A sentence announcing a future change
+("`open` is pending deprecation", "will be removed") is not history: if the code already removed
+the thing, the sentence is behind the code, and that is a finding.
+"""
+
+from __future__ import annotations
+
+import re
+
+_LOOK_AROUND = 400
+_SENTENCE_END = re.compile(
+    r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)[.!?](?=\s)|\n[ \t]*\n|\n[ \t]*(?:[-*+]|\d+[.)])[ \t]"
+)
+_HISTORY = re.compile(
+    r"\bno longer\b"
+    r"|\b(?:was|were|has been|have been|had been|got|been)\s+(?:\w+\s+)?"
+    r"(?:removed|dropped|renamed|replaced|deleted|superseded|moved|merged)\b"
+    r"|\b(?:removed|dropped|renamed|deprecated|replaced)\s+(?:in|since|as of|with|by)\s+(?:version\s+|v)?\d"
+    r"|\b(?:[Ii]n|[Uu]ntil|[Bb]efore|[Pp]rior to|[Ss]ince)\s+(?:version\s+|v)?\d+(?:\.\d+)*(?:\.x)?\b"
+    r"|\b\d+\.x\b"
+    r"|\b(?:used to|previously|formerly|older versions?|old(?:er)?\s+(?:API|name|names|behaviou?r|way|style)"
+    r"|legacy|instead of|in favou?r of|has changed|have changed|backwards?[- ]compat\w*)\b",
+)
+_FUTURE = re.compile(
+    r"\bpending deprecation\b|\bwill be (?:removed|deprecated|dropped)\b|\b(?:is|are) deprecated\b", re.I
+)
+
+
+def sentence_around(text: str, start: int, end: int) -> str:
+    """The sentence (or list item, or paragraph line group) that holds text[start:end].
+
+    Args:
+        text: The whole doc text.
+        start: Where the mention starts.
+        end: Where it ends.
+
+    Returns:
+        The sentence's text (at most a few hundred characters either side).
+    """
+    before = text[max(0, start - _LOOK_AROUND) : start]
+    cut = 0
+    for match in _SENTENCE_END.finditer(before):
+        cut = match.end()
+    after = text[end : end + _LOOK_AROUND]
+    stop = _SENTENCE_END.search(after)
+    return before[cut:] + text[start:end] + (after[: stop.start() + 1] if stop else after)
+
+
+def tells_history(sentence: str) -> bool:
+    """Whether a sentence tells what used to be (and not what is about to change).
+
+    Args:
+        sentence: One sentence of a doc.
+
+    Returns:
+        True for "no longer", "was removed", "removed in 2.0", "In 1.x", "instead of", ...
+    """
+    return _HISTORY.search(sentence) is not None and _FUTURE.search(sentence) is None
