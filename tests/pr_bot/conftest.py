@@ -31,6 +31,8 @@ class FakeHost:
     requests: list[tuple[str, str, dict[str, str]]] = field(default_factory=list)
     diff_lines: set[tuple[str, int]] = field(default_factory=set)
     """Lines on the new side of the diff: comments elsewhere are refused, as the real hosts do."""
+    commented: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set when a summary comment is created or edited."""
 
     def writes(self) -> list[tuple[str, str]]:
         return [(method, path) for method, path, _ in self.requests if method != "GET"]
@@ -59,6 +61,7 @@ def github_app(host: FakeHost) -> Starlette:
             return JSONResponse(_page(list(host.comments.values()), request))
         comment = {"id": next(_ids), "body": (await request.json())["body"], "user": {"login": "sextant[bot]"}}
         host.comments[comment["id"]] = comment
+        host.commented.set()
         return JSONResponse(comment, status_code=201)
 
     async def comment(request: Request) -> JSONResponse:

@@ -33,14 +33,12 @@ def build_handler(adapters: Adapters, env: Mapping[str, str]) -> HandlerFactory[
         ``bus -> handler``.
     """
     del adapters
-    deps = PrBotDeps(
-        settings=PrBotSettings.from_env(env),
-        client=httpx.AsyncClient(timeout=HTTP_TIMEOUT_SECONDS, follow_redirects=False),
-        show=_print,
-    )
+    settings = PrBotSettings.from_env(env)
 
     async def handle(event: ReviewCompleted) -> Sequence[Event]:
-        return await on_review_completed(event, deps)
+        # A client per review: reviews are rare, and nothing is left open when the service stops.
+        async with httpx.AsyncClient(timeout=HTTP_TIMEOUT_SECONDS, follow_redirects=False) as client:
+            return await on_review_completed(event, PrBotDeps(settings=settings, client=client, show=_print))
 
     return lambda bus: handle
 
