@@ -6,10 +6,13 @@ repository in the same collection, then times, on the same warm store:
 - raw scroll: every payload of the repository through `EdgeChunkStore.scroll_payloads` (page 256),
   decoded into ChunkPayload and dropped: the floor any selection must pay;
 - selection: `select_analysis_chunks(store, repo, 80)` (and 40), the scroll plus all the rules;
-- pure core: `select_from_payloads` over payloads already in memory (the rules alone).
+- pure core: `select_from_payloads` over payloads already in memory (the rules alone);
+- both selections from one scroll (`select_for_limits`, what the selector does per run);
+- the analyzer's evidence pass (`gather_evidence`, doc-claim check included), which streams.
 
 Target: selection <= 1.5x raw scroll. Peak memory is measured in separate runs with tracemalloc
-(Python allocations only; the engine's own memory is not in it), plus the process's ru_maxrss.
+(Python allocations only; the engine's own memory is not in it), plus the process's ru_maxrss;
+for comparison, the peak of holding every payload in a list (what streaming avoids).
 
     uv run --no-sync python bench/select/run.py [--sizes 10000 100000] [--dimension 64] [--rounds 5]
 """
@@ -27,9 +30,16 @@ import tracemalloc
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from sextant.analyzer.evidence.gather import gather_evidence
 from sextant.chunkstore import ChunkPayload, ChunkPoint, SparseVector, point_id
 from sextant.chunkstore.edge_store import EdgeChunkStore
-from sextant.selection import ANALYSIS_LIMIT, SUMMARY_LIMIT, select_analysis_chunks, select_from_payloads
+from sextant.selection import (
+    ANALYSIS_LIMIT,
+    SUMMARY_LIMIT,
+    select_analysis_chunks,
+    select_for_limits,
+    select_from_payloads,
+)
 
 REPO = "bench-repo"
 NEIGHBOUR = "bench-neighbour"
@@ -152,9 +162,18 @@ def run(chunks: int, dimension: int, rounds: int) -> None:
                 raw += timed(lambda: drain(store), 1)
                 analysis += timed(lambda: select_analysis_chunks(store, REPO, ANALYSIS_LIMIT), 1)
                 summary += timed(lambda: select_analysis_chunks(store, REPO, SUMMARY_LIMIT), 1)
+            both = timed(
+                lambda: select_for_limits(store.scroll_payloads(REPO), [ANALYSIS_LIMIT, SUMMARY_LIMIT]), rounds
+            )
             core = time_pure_core(store, rounds)
             raw_peak = peak_python_memory(lambda: drain(store))
+            list_peak = peak_python_memory(lambda: list(store.scroll_payloads(REPO)))
             select_peak = peak_python_memory(lambda: select_analysis_chunks(store, REPO, ANALYSIS_LIMIT))
+            both_peak = peak_python_memory(
+                lambda: select_for_limits(store.scroll_payloads(REPO), [ANALYSIS_LIMIT, SUMMARY_LIMIT])
+            )
+            evidence = timed(lambda: gather_evidence(store.scroll_payloads(REPO), None), 1)
+            evidence_peak = peak_python_memory(lambda: gather_evidence(store.scroll_payloads(REPO), None))
             selection = select_analysis_chunks(store, REPO, ANALYSIS_LIMIT)
         finally:
             store.close()
@@ -167,6 +186,8 @@ def run(chunks: int, dimension: int, rounds: int) -> None:
         ("select_analysis_chunks(80)", analysis),
         ("select_analysis_chunks(40)", summary),
         ("pure core, payloads in RAM", core),
+        ("both selections, one scroll", both),
+        ("analyzer evidence pass (1 run)", evidence),
     ):
         wall, cpu = _medians(times)
         low, high = min(t[0] for t in times), max(t[0] for t in times)
@@ -178,7 +199,13 @@ def run(chunks: int, dimension: int, rounds: int) -> None:
         f"CPU {sel_cpu / raw_cpu:.2f}x; 40 -> wall {sum_wall / raw_wall:.2f}x, CPU {sum_cpu / raw_cpu:.2f}x"
     )
     print(f"rules alone: {_medians(core)[1] / seen * 1e6:.2f} us CPU per chunk")
-    print(f"peak Python memory: raw scroll {raw_peak / 2**20:.1f} MiB, selection {select_peak / 2**20:.1f} MiB")
+    both_wall = _medians(both)[0]
+    print(f"both selections in one scroll / two separate selections: wall {both_wall / (sel_wall + sum_wall):.2f}x")
+    print(
+        f"peak Python memory: raw scroll {raw_peak / 2**20:.1f} MiB, selection {select_peak / 2**20:.1f} MiB, "
+        f"both selections {both_peak / 2**20:.1f} MiB, analyzer evidence {evidence_peak / 2**20:.1f} MiB; "
+        f"every payload in a list {list_peak / 2**20:.1f} MiB"
+    )
     print(f"picked {selection.picked} ({docs} docs), median code date {selection.median_code}")
 
 

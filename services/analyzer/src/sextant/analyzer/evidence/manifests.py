@@ -6,6 +6,32 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from sextant.analyzer.evidence.build_file_parsers import (
+    parse_cabal,
+    parse_cmakelists,
+    parse_conanfile_py,
+    parse_deno_json,
+    parse_deps_edn,
+    parse_dune_project,
+    parse_elm_json,
+    parse_gemspec,
+    parse_gradle,
+    parse_meson_build,
+    parse_mix_exs,
+    parse_msbuild_project,
+    parse_nimble,
+    parse_package_swift,
+    parse_pipfile,
+    parse_project_clj,
+    parse_pubspec_yaml,
+    parse_rebar_config,
+    parse_sbt,
+    parse_setup_cfg,
+    parse_setup_py,
+    parse_shard_yml,
+    parse_stack_yaml,
+    parse_vcpkg_json,
+)
 from sextant.analyzer.evidence.manifest_parsers import (
     Dependency,
     Parsed,
@@ -31,6 +57,37 @@ _BY_NAME: dict[str, tuple[str, Callable[[str], Parsed]]] = {
     "cargo.toml": ("cargo", parse_cargo_toml),
     "gemfile": ("bundler", parse_gemfile),
     "pom.xml": ("maven", parse_pom_xml),
+    "build.gradle": ("gradle", parse_gradle),
+    "build.gradle.kts": ("gradle", parse_gradle),
+    "build.sbt": ("sbt", parse_sbt),
+    "mix.exs": ("hex", parse_mix_exs),
+    "pipfile": ("python", parse_pipfile),
+    "setup.cfg": ("python", parse_setup_cfg),
+    "setup.py": ("python", parse_setup_py),
+    "deno.json": ("deno", parse_deno_json),
+    "deno.jsonc": ("deno", parse_deno_json),
+    "package.swift": ("swiftpm", parse_package_swift),
+    "pubspec.yaml": ("pub", parse_pubspec_yaml),
+    "elm.json": ("elm", parse_elm_json),
+    "vcpkg.json": ("vcpkg", parse_vcpkg_json),
+    "conanfile.py": ("conan", parse_conanfile_py),
+    "cmakelists.txt": ("cmake", parse_cmakelists),
+    "meson.build": ("meson", parse_meson_build),
+    "stack.yaml": ("stack", parse_stack_yaml),
+    "deps.edn": ("clojure", parse_deps_edn),
+    "project.clj": ("leiningen", parse_project_clj),
+    "shard.yml": ("shards", parse_shard_yml),
+    "rebar.config": ("rebar", parse_rebar_config),
+    "dune-project": ("opam", parse_dune_project),
+}
+# Manifests named after their project (MyApp.csproj, mylib.cabal): chosen by suffix.
+_BY_SUFFIX: dict[str, tuple[str, Callable[[str], Parsed]]] = {
+    ".csproj": ("nuget", parse_msbuild_project),
+    ".fsproj": ("nuget", parse_msbuild_project),
+    ".vbproj": ("nuget", parse_msbuild_project),
+    ".cabal": ("hackage", parse_cabal),
+    ".nimble": ("nimble", parse_nimble),
+    ".gemspec": ("bundler", parse_gemspec),
 }
 _REQUIREMENTS = re.compile(r"^requirements([._-][\w.-]*)?\.(txt|in)$", re.IGNORECASE)
 # Vendored and fixture copies of manifests describe someone else's package, not this repository.
@@ -57,8 +114,18 @@ def manifest_ecosystem(path: str) -> str | None:
     name = segments[-1]
     if _REQUIREMENTS.match(name):
         return "python"
-    known = _BY_NAME.get(name.lower())
+    known = _reader(name)
     return known[0] if known else None
+
+
+def _reader(name: str) -> tuple[str, Callable[[str], Parsed]] | None:
+    if _REQUIREMENTS.match(name):
+        return "python", parse_requirements
+    lowered = name.lower()
+    if lowered in _BY_NAME:
+        return _BY_NAME[lowered]
+    suffix = lowered[lowered.rfind(".") :] if "." in lowered[1:] else ""
+    return _BY_SUFFIX.get(suffix)
 
 
 def clean_description(text: str | None) -> str | None:
@@ -81,8 +148,10 @@ def parse_manifest(path: str, text: str) -> Manifest:
     Returns:
         The manifest; `error` says why when the text could not be read.
     """
-    name = path.rsplit("/", 1)[-1]
-    ecosystem, parser = ("python", parse_requirements) if _REQUIREMENTS.match(name) else _BY_NAME[name.lower()]
+    reader = _reader(path.rsplit("/", 1)[-1])
+    if reader is None:
+        raise ValueError(f"not a build manifest: {path}")
+    ecosystem, parser = reader
     try:
         deps, description = parser(text)
     except ValueError as error:
