@@ -122,16 +122,30 @@ def _names_match(name: str, ref: str) -> bool:
 
 
 def match(labels: list[Label], findings: list[Finding]) -> None:
-    """Attach to each label the finding on its doc line and name (an alarm preferred, exact name first)."""
+    """Attach to each label the finding on its doc line and name (an alarm preferred, exact name first).
+
+    A finding goes to one label only: labels whose name and kind equal the finding's are served first,
+    so a label of a longer claim on the same line (`./svc.js help`) does not take a path's finding.
+    """
     by_line: dict[tuple[str, int], list[Finding]] = defaultdict(list)
     for finding in findings:
         by_line[(finding.doc, finding.line)].append(finding)
-    for label in labels:
-        candidates = [f for f in by_line.get((label.doc, label.line), []) if _names_match(label.name, f.ref)]
+    taken: set[int] = set()
+
+    def exact(label: Label) -> bool:
+        return any(f.ref == label.name and f.kind == label.kind for f in by_line.get((label.doc, label.line), []))
+
+    for label in sorted(labels, key=lambda label: not exact(label)):
+        candidates = [
+            f
+            for f in by_line.get((label.doc, label.line), [])
+            if id(f) not in taken and _names_match(label.name, f.ref)
+        ]
         if not candidates:
             continue
         candidates.sort(key=lambda f: (f.status not in ALARMS, f.kind != label.kind, f.ref != label.name, len(f.ref)))
         label.matched = candidates[0]
+        taken.add(id(candidates[0]))
 
 
 def _pct(part: int, whole: int) -> str:
@@ -211,8 +225,32 @@ def report(labels: list[Label], findings_by_state: dict[tuple[str, str], list[Fi
         print(f"  {name:26} {_pct(false, len(group))}  (extracted as a claim: {extracted})", file=out)
         figures["false_alarms"][name] = {"false": false, "labelled": len(group), "extracted": extracted}
 
+    figures["per_state"] = _print_per_state(labels, findings_by_state, out)
     figures["unlabelled_alarms"] = _print_reading_lists(stale, findings_by_state, labelled_alarm_ids, out)
     return figures
+
+
+def _print_per_state(
+    labels: list[Label], findings_by_state: dict[tuple[str, str], list[Finding]], out: Any
+) -> dict[str, dict[str, int]]:
+    """Print, per state, claims checked, alarms, right alarms and stale claims found; return the same."""
+    print("\nper state: claims checked, alarms, stale claims alarmed / stale claims labelled", file=out)
+    rows: dict[str, dict[str, int]] = {}
+    for (repo, commit), findings in findings_by_state.items():
+        mine = [label for label in labels if (label.repo, label.commit) == (repo, commit)]
+        alarmed = [label for label in mine if label.matched is not None and label.matched.status in ALARMS]
+        row = {
+            "claims": len(findings),
+            "alarms": sum(f.status in ALARMS for f in findings),
+            "right": sum(label.label == "stale" for label in alarmed),
+            "stale": sum(label.label == "stale" for label in mine),
+        }
+        rows[f"{repo}@{commit[:10]}"] = row
+        print(
+            f"  {repo + '@' + commit[:10]:40} {row['claims']:5} {row['alarms']:4} {row['right']:4}/{row['stale']}",
+            file=out,
+        )
+    return rows
 
 
 def _print_reading_lists(
