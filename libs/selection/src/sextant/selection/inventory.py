@@ -17,10 +17,11 @@ from sextant.doc_rules import ChunkKind, chunk_kind, parse_iso_date
 from sextant.selection.budget import MAX_CHUNKS_PER_FILE
 from sextant.selection.seeds import seed_rank
 
-ChunkKey = tuple[int, int, int, str, str, str, str, str, str]
-"""A kept chunk: (start_line, end_line, window, symbol or "", symbol_type, language,
-last_modified_at or "", text, symbol_last_modified_at or ""). Tuple order is the in-file order:
-top of the file first; the later
+ChunkKey = tuple[float, int, int, int, str, str, str, str, str, str]
+"""A kept chunk: (symbol rank, start_line, end_line, window, symbol or "", symbol_type, language,
+last_modified_at or "", text, symbol_last_modified_at or ""). The symbol rank puts chunks whose own
+lines have a known date first, newest first (minus the UTC epoch seconds), and every other chunk
+after them (UNDATED_SYMBOL); tuple order is then the in-file order: top of the file first; the later
 fields only break ties, so the order is total over everything a SelectedChunk shows and the same
 index always yields the same selection. Keeping this tuple rather than the payload lets the rest of
 the payload go as soon as it is read, which keeps both memory and garbage collection work small."""
@@ -50,20 +51,38 @@ class FileChunks:
         return head if slash else ""
 
 
-def chunk_key(payload: ChunkPayload) -> ChunkKey:
+UNDATED_SYMBOL = float("inf")
+"""The symbol rank of a chunk whose own lines have no known date: after every dated one."""
+
+
+def symbol_date(payload: ChunkPayload) -> str | None:
+    """When the chunk's own lines last changed, when the index knows it (symbol-level recency)."""
+    # Symbol-level dates arrive with newer indexes; older payloads simply lack the field.
+    value = getattr(payload, "symbol_last_modified_at", None)
+    return value if isinstance(value, str) and value else None
+
+
+def symbol_rank(symbol_modified: str | None) -> float:
+    """Newest symbol first: minus its UTC epoch seconds; UNDATED_SYMBOL when unknown or unreadable."""
+    parsed = parse_iso_date(symbol_modified)
+    return UNDATED_SYMBOL if parsed is None else -parsed.timestamp()
+
+
+def chunk_key(payload: ChunkPayload, rank: float | None = None) -> ChunkKey:
     """The kept form of a chunk.
 
     Args:
         payload: A chunk payload.
+        rank: Its symbol rank when already computed.
 
     Returns:
-        (start_line, end_line, window, symbol, symbol_type, language, last_modified_at, text,
-        symbol_last_modified_at).
+        (symbol rank, start_line, end_line, window, symbol, symbol_type, language, last_modified_at,
+        text, symbol_last_modified_at).
     """
     modified = payload.last_modified_at
-    # Symbol-level dates arrive with newer indexes; older payloads simply lack the field.
-    symbol_modified = getattr(payload, "symbol_last_modified_at", None)
+    symbol_modified = symbol_date(payload)
     return (
+        symbol_rank(symbol_modified) if rank is None else rank,
         payload.start_line,
         payload.end_line,
         payload.window,
@@ -72,7 +91,7 @@ def chunk_key(payload: ChunkPayload) -> ChunkKey:
         payload.language,
         modified if isinstance(modified, str) else "",
         payload.text,
-        symbol_modified if isinstance(symbol_modified, str) else "",
+        symbol_modified or "",
     )
 
 
@@ -119,10 +138,12 @@ class Inventory:
                 if modified.__class__ is str and modified != entry.newest_date:
                     self._note_date(entry, modified)
                 kept = entry.kept
+                dated = symbol_date(payload)
+                rank = UNDATED_SYMBOL if dated is None else symbol_rank(dated)
                 if len(kept) < keep:
-                    insort(kept, chunk_key(payload))
-                # Most chunks lose on the start line alone: build the full key only for the rest.
-                elif payload.start_line <= kept[-1][0] and (key := chunk_key(payload)) < kept[-1]:
+                    insort(kept, chunk_key(payload, rank))
+                # Most chunks lose on rank and start line alone: build the full key only for the rest.
+                elif (rank, payload.start_line) <= kept[-1][:2] and (key := chunk_key(payload, rank)) < kept[-1]:
                     insort(kept, key)
                     kept.pop()
         finally:

@@ -12,8 +12,10 @@ The rules (docs/analysis.md, "Selection"), in the order they apply:
 3. Diversity. Within a kind, top-level directories take turns one chunk at a time (root files are
    one directory); a file gives at most MAX_CHUNKS_PER_FILE chunks.
 4. Recency. Within a directory, newest files first (by lastModifiedAt), undated files after every
-   dated one; a file's chunks go top of file first. Ties break on path and chunk content, never
-   on scroll order, so the same index always gives the same selection.
+   dated one. Within a file, chunks whose own lines have a known date (symbol-level recency,
+   `symbol_last_modified_at`) go first, newest first; the rest go top of file first. Ties break
+   on path and chunk content, never on scroll order, so the same index always gives the same
+   selection.
 
 When code is scarcer than its share, docs fill the remainder beyond the cap, and when even the
 capped pool (every file at MAX_CHUNKS_PER_FILE) is smaller than the limit, further chunks of the
@@ -150,7 +152,7 @@ def _in_output_order(picked_code: list[Offer], picked_docs: list[Offer]) -> list
 
 
 def _selected(offer: Offer) -> SelectedChunk:
-    entry, (start_line, end_line, _, symbol, symbol_type, language, modified, text, symbol_modified) = offer
+    entry, (_, start_line, end_line, _, symbol, symbol_type, language, modified, text, symbol_modified) = offer
     return SelectedChunk(
         text=text,
         path=entry.path,
