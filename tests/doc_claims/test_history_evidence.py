@@ -22,7 +22,7 @@ DOC = (
 )
 
 
-def _renamed_history(git_repo: GitRepo) -> None:
+def renamed_history(git_repo: GitRepo) -> None:
     git_repo.write("acme/__init__.py", "")
     git_repo.write("acme/session.py", OLD_SESSION)
     git_repo.write("docs/sessions.md", DOC)
@@ -38,7 +38,7 @@ def _renamed_history(git_repo: GitRepo) -> None:
 
 
 def test_a_renamed_class_is_contradicted_with_where_when_and_what_replaced_it(git_repo: GitRepo) -> None:
-    _renamed_history(git_repo)
+    renamed_history(git_repo)
     rename = git_repo.git("log", "--format=%h", "--grep=Rename").strip()
 
     report = check_repository(git_repo.root)
@@ -63,7 +63,7 @@ def test_a_renamed_class_is_contradicted_with_where_when_and_what_replaced_it(gi
 
 
 def test_the_look_up_is_one_search_for_all_names_and_skips_partial_clones(git_repo: GitRepo, tmp_path: Path) -> None:
-    _renamed_history(git_repo)
+    renamed_history(git_repo)
     repo = open_history(git_repo.root)
     search = find_past_definitions(repo, ["SyncSession", "NeverWritten", "x"])
     assert set(search.found) == {"SyncSession"}

@@ -6,7 +6,14 @@ import os
 
 import typer
 
-from sextant.cli import bus_commands, direct_commands, mcp_command, pipeline_commands, search_commands
+from sextant.cli import (
+    bus_commands,
+    direct_commands,
+    docs_check_command,
+    mcp_command,
+    pipeline_commands,
+    search_commands,
+)
 from sextant.cli.tracing_setup import install_tracing
 from sextant.telemetry import configure_logging
 
@@ -37,3 +44,4 @@ pipeline_commands.register(app)
 direct_commands.register(app)
 search_commands.register(app)
 mcp_command.register(app)
+docs_check_command.register(app)

@@ -15,7 +15,8 @@ from sextant.doc_claims.judging.checking import Resolution, check_claims, resolv
 from sextant.doc_claims.judging.code_facts import CodeFacts, CodeFactsCollector, Site, SymbolSite
 from sextant.doc_claims.judging.finding import ClaimFinding, ClaimStatus
 from sextant.doc_claims.pipeline import check_docs, check_repository
-from sextant.doc_claims.report.rendering import render_findings_markdown
+from sextant.doc_claims.report.fixes import suggest_fixes
+from sextant.doc_claims.report.rendering import alarm_lines, describe, render_findings_markdown
 from sextant.doc_claims.report.summary import CheckTotals, DocCheckReport, DocSummary, build_report
 from sextant.doc_claims.sources.doc_texts import DocText, reassemble_docs
 
@@ -33,13 +34,16 @@ __all__ = [
     "Resolution",
     "Site",
     "SymbolSite",
+    "alarm_lines",
     "build_report",
     "check_claims",
     "check_docs",
     "check_repository",
+    "describe",
     "extract_claims",
     "is_history_doc",
     "reassemble_docs",
     "render_findings_markdown",
     "resolve",
+    "suggest_fixes",
 ]

@@ -304,7 +304,7 @@ _BINDING = re.compile(
     r"|^[ \t]*export[ \t]+(?:const|let|var|function|class|async function)[ \t]+([A-Za-z_$][\w$]*)",
     re.M,
 )
-_IMPORT_LINE = re.compile(r"^[ \t]*(?:from[ \t]+\S+[ \t]+)?import[ \t]+\(?([^\n()]+)\)?", re.M)
+_IMPORT_LINE = re.compile(r"^[ \t]*(?:from[ \t]+\S+[ \t]+)?import[ \t]+(\([^)]*\)|[^\n]+)", re.M)
 _QUOTED = re.compile(r"[\"']([A-Za-z_]\w*)[\"']")
 
 
@@ -319,7 +319,7 @@ def bound_names(text: str) -> set[str]:
     """
     names = {next(g for g in match.groups() if g) for match in _BINDING.finditer(text)}
     for match in _IMPORT_LINE.finditer(text):
-        for part in match.group(1).split(","):
+        for part in match.group(1).strip("()").replace("\n", ",").split(","):
             words = part.split()
             if words and re.fullmatch(r"[A-Za-z_]\w*", words[-1]):
                 names.add(words[-1])

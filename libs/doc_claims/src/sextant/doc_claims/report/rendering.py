@@ -9,6 +9,7 @@ from sextant.doc_claims.judging.finding import ClaimFinding
 from sextant.doc_claims.report.summary import DocCheckReport
 
 _ALARMS = ("contradicted", "outdated")
+_TRUSTED_SHOWN = 25
 
 
 def render_findings_markdown(report: DocCheckReport, limit: int = 50) -> str:
@@ -50,9 +51,12 @@ def render_findings_markdown(report: DocCheckReport, limit: int = 50) -> str:
         )
     trusted = [d for d in report.docs if not d.likely_outdated and d.verified]
     if trusted:
+        shown = sorted(trusted, key=lambda d: (-d.verified, d.doc))[:_TRUSTED_SHOWN]
+        more = len(trusted) - len(shown)
         lines.append(
             "Docs whose claims check out: "
-            + "; ".join(f"{_clean(d.doc)} ({d.verified} verified)" for d in trusted)
+            + "; ".join(f"{_clean(d.doc)} ({d.verified} verified)" for d in sorted(shown, key=lambda d: d.doc))
+            + (f"; and {more} more docs" if more else "")
             + "."
         )
     bullets = alarm_lines(report.findings)

@@ -1,0 +1,53 @@
+"""`sextant docs-check`: exit status, JSON report, and the suggested diff, on a real repository."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from sextant.cli.main import app
+
+from ..conftest import GitRepo
+from .test_history_evidence import renamed_history
+
+
+def test_docs_check_reports_exits_1_and_suggests_the_rename(git_repo: GitRepo) -> None:
+    renamed_history(git_repo)
+    runner = CliRunner()
+
+    plain = runner.invoke(app, ["docs-check", str(git_repo.root)])
+    assert plain.exit_code == 1
+    lines = plain.output.splitlines()
+    alarms = [line for line in lines if line.startswith("- docs/sessions.md")]
+    assert alarms[0].startswith(
+        "- docs/sessions.md:3 `SyncSession` (symbol), `SyncSession.refresh()` (symbol) — contradicted"
+    )
+    assert "verified:" not in plain.output  # verified claims are counts
+
+    as_json = runner.invoke(app, ["docs-check", str(git_repo.root), "--json"])
+    report = json.loads(as_json.output)
+    stale = next(f for f in report["findings"] if f["ref"] == "SyncSession")
+    assert stale["replacement"] == "Session"
+    assert stale["removed_at"] == "2019-05-11"
+
+    fix = runner.invoke(app, ["docs-check", str(git_repo.root), "--fix"])
+    assert fix.exit_code == 1
+    assert "-Create a `SyncSession` and call `SyncSession.refresh()`.\n" in fix.output
+    assert "+Create a `Session` and call `Session.refresh()`.\n" in fix.output
+    assert (git_repo.root / "docs/sessions.md").read_text().count("SyncSession") == 2  # never applied
+
+
+def test_docs_check_exits_0_when_nothing_is_contradicted(git_repo: GitRepo) -> None:
+    git_repo.write("acme/app.py", "def serve() -> None:\n    pass\n")
+    git_repo.write("README.md", "Call `serve()`.\n")
+    git_repo.commit("first")
+    result = CliRunner().invoke(app, ["docs-check", str(git_repo.root)])
+    assert result.exit_code == 0, result.output
+    assert "Docs whose claims check out: README.md (1 verified)." in result.output
+
+
+def test_docs_check_refuses_a_folder_that_is_not_a_repository(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["docs-check", str(tmp_path)])
+    assert result.exit_code == 2
