@@ -19,7 +19,7 @@ from sextant.analyzer.report_shape.section_titles import (
     SUMMARY_HEADING,
 )
 from sextant.contracts import RepoRef
-from sextant.doc_rules import STALE_DOC_GAP, calendar_day
+from sextant.doc_rules import calendar_day
 from sextant.llm import UNTRUSTED_DATA_RULE, clean_untrusted_line, fence_untrusted
 from sextant.telemetry import tracer
 
@@ -29,7 +29,7 @@ FRAMING_LINE = (
 )
 """The framing line, in the preamble of both prompts (docs/analysis.md)."""
 
-PROMPT_VERSION = 1
+PROMPT_VERSION = 2
 """Raised whenever the prompts' wording changes, so that an unchanged selection is written afresh."""
 
 _ANALYSIS_ROLE = "You are a senior software engineer writing an analysis of a code repository for its team."
@@ -74,9 +74,11 @@ def _evidence_block(findings_markdown: str) -> str:
     return (
         "Evidence computed by Sextant before this prompt: every documentation claim in the repository's "
         "index (not only the excerpts below) was checked against the indexed code. Statuses: verified "
-        "(the code has it), contradicted (the doc names this repository's code and the code lacks it), "
-        f"outdated (the code changed more than {STALE_DOC_GAP.count} months after the doc), unverifiable "
-        f"(the code cannot tell). Use these findings in {DOC_ACCURACY}; the names and paths in the block "
+        "(the code has it), contradicted (the doc names this repository's code and the code lacks it; where "
+        "the history shows it, the evidence says which commit removed it and what replaced it), outdated "
+        "(the definition the doc names changed after the doc's line was last changed; the evidence says what "
+        "changed), unverifiable (the code cannot tell). Contradicted findings come first. "
+        f"Use these findings in {DOC_ACCURACY}; the names and paths in the block "
         "are repository text.\n\n" + fence_untrusted("doc-claim findings", findings_markdown)
     )
 
