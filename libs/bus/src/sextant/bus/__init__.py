@@ -3,9 +3,10 @@
 from sextant.bus.broker import build_broker
 from sextant.bus.bus import Bus
 from sextant.bus.claim_check import MissingClaimError
+from sextant.bus.connection import NatsConnectionSettings, NatsSettingsError, nats_connection_settings
 from sextant.bus.consumers import consume
 from sextant.bus.delivery import EventHandler, durable_consumer_config
-from sextant.bus.nats_server import EmbeddedNats, NatsServerError, find_nats_server
+from sextant.bus.nats_server import EmbeddedNats, NatsServerError, StoreInUseError, find_nats_server
 from sextant.bus.progress import Progress, report_progress, watch_progress
 from sextant.bus.publishing import UnpublishableEventError
 from sextant.bus.run_wait import RunFailedError, RunStalledError, await_result
@@ -18,6 +19,7 @@ from sextant.bus.serve import (
     wait_for_stop_signal,
 )
 from sextant.bus.settings import DeliveryPolicy
+from sextant.bus.stream_settings import StreamSettings, stream_settings_from_env
 
 __all__ = [
     "Bus",
@@ -25,22 +27,28 @@ __all__ = [
     "EmbeddedNats",
     "EventHandler",
     "MissingClaimError",
+    "NatsConnectionSettings",
     "NatsServerError",
+    "NatsSettingsError",
     "Progress",
     "RouterFactory",
     "RunFailedError",
     "RunStalledError",
     "ServiceSpec",
+    "StoreInUseError",
+    "StreamSettings",
     "UnpublishableEventError",
     "await_result",
     "build_broker",
     "consume",
     "durable_consumer_config",
     "find_nats_server",
+    "nats_connection_settings",
     "report_progress",
     "run_service",
     "serve",
     "start_routers",
+    "stream_settings_from_env",
     "wait_for_stop_signal",
     "watch_progress",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import os
 from collections.abc import AsyncIterator, Mapping
 
 from faststream.nats import NatsBroker, NatsMessage, NatsRouter
@@ -16,6 +17,7 @@ from sextant.bus.publishing import publish_event
 from sextant.bus.reading import decode_body, last_sequence, read_stream
 from sextant.bus.settings import CLAIM_CHECK_THRESHOLD_BYTES, DeliveryPolicy
 from sextant.bus.stream import ensure_stream
+from sextant.bus.stream_settings import StreamSettings, stream_settings_from_env
 from sextant.contracts import AnyEvent, Event
 from sextant.telemetry import current_tracing
 from sextant.telemetry.tracing import DEFAULT_SERVICE
@@ -29,6 +31,8 @@ class Bus:
         claim_threshold: Body size above which the claim check is used.
         delivery: Acknowledgement and redelivery settings of the consumers it runs.
         service: The service it acts as (spans report under this name).
+        stream: Limits to create the stream and the claim-check bucket with when they are missing
+            (None: from ``SEXTANT_STREAM_*`` in the environment, see ``sextant.bus.stream_settings``).
     """
 
     def __init__(
@@ -38,8 +42,10 @@ class Bus:
         claim_threshold: int = CLAIM_CHECK_THRESHOLD_BYTES,
         delivery: DeliveryPolicy | None = None,
         service: str = DEFAULT_SERVICE,
+        stream: StreamSettings | None = None,
     ) -> None:
         self.broker = broker
+        self.stream = stream or stream_settings_from_env(os.environ)
         self.claim_threshold = claim_threshold
         self.delivery = delivery or DeliveryPolicy()
         self.service = service
@@ -68,13 +74,15 @@ class Bus:
     def claims(self) -> ClaimCheck:
         """The claim-check object store."""
         if self._claims is None:
-            self._claims = ClaimCheck(self.js)
+            self._claims = ClaimCheck(
+                self.js, ttl_seconds=float(self.stream.max_age_seconds), replicas=self.stream.replicas
+            )
         return self._claims
 
     async def connect(self) -> None:
         """Connect the broker and make sure the stream exists."""
         await self.broker.connect()
-        await ensure_stream(self.js)
+        await ensure_stream(self.js, self.stream)
 
     async def publish(self, event: Event) -> bool:
         """Publish an event on its subject, once (see ``sextant.bus.publishing.publish_event``).

@@ -17,11 +17,30 @@ class MissingClaimError(LookupError):
 
 
 class ClaimCheck:
-    """Stores large bodies in an object store bucket under their content hash."""
+    """Stores large bodies in an object store bucket under their content hash.
 
-    def __init__(self, js: JetStreamContext, bucket: str = CLAIM_BUCKET) -> None:
+    Objects expire after ``ttl_seconds`` (the stream's max age: an object goes when the event naming
+    it goes). The TTL and replicas apply when the bucket is created; an existing bucket is kept.
+
+    Args:
+        js: JetStream context.
+        bucket: Bucket name.
+        ttl_seconds: Object lifetime (None keeps objects until deleted).
+        replicas: Copies on a NATS cluster.
+    """
+
+    def __init__(
+        self,
+        js: JetStreamContext,
+        bucket: str = CLAIM_BUCKET,
+        *,
+        ttl_seconds: float | None = None,
+        replicas: int = 1,
+    ) -> None:
         self._js = js
         self._bucket_name = bucket
+        self._ttl_seconds = ttl_seconds
+        self._replicas = replicas
         self._store: ObjectStore | None = None
 
     async def _bucket(self) -> ObjectStore:
@@ -29,9 +48,8 @@ class ClaimCheck:
             try:
                 self._store = await self._js.object_store(self._bucket_name)
             except BucketNotFoundError:
-                self._store = await self._js.create_object_store(
-                    self._bucket_name, config=ObjectStoreConfig(storage=StorageType.FILE)
-                )
+                config = ObjectStoreConfig(storage=StorageType.FILE, ttl=self._ttl_seconds, replicas=self._replicas)
+                self._store = await self._js.create_object_store(self._bucket_name, config=config)
         return self._store
 
     async def put(self, body: bytes) -> str:
