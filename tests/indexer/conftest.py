@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import itertools
 import json
 import math
 import os
@@ -18,6 +19,7 @@ import pytest
 from sextant.chunkstore import ChunkPayload, ChunkPoint, ChunkStore, FileEntry, collection_name
 from sextant.chunkstore.edge_store import EdgeChunkStore
 from sextant.contracts import (
+    ChunksEmbedded,
     ChunksIndexed,
     FileRecencyComputed,
     RecencyStatus,
@@ -30,7 +32,10 @@ from sextant.embedding import DenseEmbedder, LocalMiniLM
 from sextant.gitsource.mirror import RepoMirror
 from sextant.gitsource.recency import read_recency
 from sextant.indexer import IndexerDeps, IndexerSettings, IndexProgress, index_repository
+from sextant.indexer.dense_stage import DenseProgress, DenseStage, on_chunks_indexed
 from sextant.indexer.discovery import DiscoveryRules
+
+_RUN_NUMBERS = itertools.count(1)
 
 
 class HashingTestEmbedder:
@@ -138,11 +143,12 @@ class IndexHarness:
         self.deps = deps
         self.ref = RepoRef.for_url(repo.url, branch=branch)
         self.progress: list[IndexProgress] = []
-        self._runs = 0
+        self.dense_progress: list[DenseProgress] = []
 
     def request(self, *, run_id: str | None = None, **fields: Any) -> RepoUpdated:
-        self._runs += 1
-        run = run_id or f"run-{self._runs}"
+        # Run ids are unique across harnesses too, as real ones (uuid4) are: a store records the run that
+        # wrote each point, and a reused id would read as a retried delivery of that run.
+        run = run_id or f"run-{next(_RUN_NUMBERS)}"
         return RepoUpdated(
             event_id=event_id_for(RepoUpdated, run, self.ref.repo_key),
             run_id=run,
@@ -176,6 +182,16 @@ class IndexHarness:
     ) -> ChunksIndexed:
         request = self.request(**fields)
         return await index_repository(request, self.recency(request, status, dates), self.deps, self.progress.append)
+
+    async def embed(self, indexed: ChunksIndexed, embedder: DenseEmbedder | None = None) -> ChunksEmbedded:
+        """Run the dense phase after ``indexed`` (with another embedder, e.g. one that fails part-way)."""
+        stage = DenseStage(store=self.deps.store, embedder=embedder or self.deps.embedder, page_points=8)
+        [embedded] = await on_chunks_indexed(indexed, stage, self.dense_progress.append)
+        return embedded
+
+    async def run_and_embed(self, **fields: Any) -> tuple[ChunksIndexed, ChunksEmbedded]:
+        indexed = await self.run(**fields)
+        return indexed, await self.embed(indexed)
 
     def payloads(self) -> list[ChunkPayload]:
         return list(self.deps.store.scroll_payloads(self.ref.repo_key))

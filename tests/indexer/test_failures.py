@@ -1,4 +1,4 @@
-"""Failures: a provider rejecting one file, a provider down, unknown repositories and branches."""
+"""Failures: a provider rejecting one chunk, a provider down, unknown repositories and branches."""
 
 from __future__ import annotations
 
@@ -24,56 +24,51 @@ def write_files(repo: Any, count: int) -> None:
         repo.write(f"pkg/module_{number}.py", f"def handler_{number}(event):\n    return event + {number}\n")
 
 
-async def test_file_rejected_by_provider_keeps_old_points_and_is_retried(
+async def test_chunk_rejected_by_provider_stays_without_dense_and_is_retried(
     build_harness: Any, embeddings_server: Any, fail_marker: str, git_repo: Any
 ) -> None:
     harness = build_harness(hosted(embeddings_server))
     write_files(git_repo, 6)
-    git_repo.commit("seed")
-    await harness.run()
-    old = harness.index()["pkg/module_3.py"]
-
     git_repo.write("pkg/module_3.py", f"def handler_3(event):\n    # {fail_marker}\n    return event\n")
-    git_repo.write("pkg/module_4.py", "def handler_4(event):\n    return event * 4\n")
-    git_repo.commit("edit two")
-    indexed = await harness.run()
-    assert [failed.path for failed in indexed.failed_files] == ["pkg/module_3.py"]
-    assert "embedding failed" in indexed.failed_files[0].reason
-    assert "input rejected" in indexed.failed_files[0].reason
-    assert indexed.files_changed == 1  # module_4 went through despite sharing a batch with module_3
-    assert harness.index()["pkg/module_3.py"] == old  # old points kept, untouched
+    git_repo.commit("seed")
+
+    indexed, embedded = await harness.run_and_embed()
+
+    assert (indexed.files_added, indexed.failed_files) == (6, [])  # the first phase never calls the provider
+    assert (embedded.points_missing, embedded.complete) == (1, False)
+    assert embedded.points_embedded == embedded.points_total - 1  # its neighbours went through
+    assert embedded.reason is not None
+    assert "input rejected" in embedded.reason
+    [missing] = list(harness.deps.store.scroll_missing_dense(harness.ref.repo_key))
+    assert missing.payload.path == "pkg/module_3.py"
 
     embeddings_server.reject_marker = False
-    retried = await harness.run()
-    assert (retried.files_changed, retried.failed_files) == (1, [])
-    assert harness.index()["pkg/module_3.py"].blob_sha == git_repo.git("rev-parse", "HEAD:pkg/module_3.py").strip()
+    requests_before = embeddings_server.requests
+    again = await harness.embed(indexed)
+    assert (again.points_embedded, again.points_missing, again.complete) == (1, 0, True)
+    assert embeddings_server.requests == requests_before + 1  # only the missing chunk, nothing re-embedded
 
 
-async def test_new_file_rejected_by_provider_is_reported(
-    build_harness: Any, embeddings_server: Any, fail_marker: str, git_repo: Any
-) -> None:
-    harness = build_harness(hosted(embeddings_server))
-    write_files(git_repo, 3)
-    git_repo.write("pkg/bad.py", f"BAD = '{fail_marker}'\n")
-    git_repo.commit("seed")
-    indexed = await harness.run()
-    assert [failed.path for failed in indexed.failed_files] == ["pkg/bad.py"]
-    assert indexed.files_added == 3
-    assert "pkg/bad.py" not in harness.index()
-
-
-async def test_provider_outage_stops_calling_and_keeps_everything(
+async def test_provider_outage_stops_calling_and_the_next_pass_finishes(
     build_harness: Any, embeddings_server: Any, git_repo: Any
 ) -> None:
     harness = build_harness(hosted(embeddings_server, attempts=1))
     write_files(git_repo, 40)
     git_repo.commit("seed")
     embeddings_server.fail_all_status = 503
-    indexed = await harness.run()
-    assert len(indexed.failed_files) == 40
-    assert all("embedding failed" in failed.reason for failed in indexed.failed_files)
-    assert embeddings_server.requests <= 8  # three failed groups, each a couple of concurrent batches
-    assert harness.index() == {}
+
+    indexed, embedded = await harness.run_and_embed()
+
+    assert (indexed.files_added, indexed.failed_files) == (40, [])
+    assert (embedded.points_embedded, embedded.points_missing) == (0, 40)
+    assert embedded.reason is not None
+    assert "unavailable" in embedded.reason
+    assert embeddings_server.requests <= 8  # bisection stops once three calls in a row failed
+    assert harness.deps.store.count(harness.ref.repo_key) == 40  # payloads and sparse vectors are all there
+
+    embeddings_server.fail_all_status = None
+    recovered = await harness.embed(indexed)
+    assert (recovered.points_embedded, recovered.points_missing, recovered.complete) == (40, 0, True)
 
 
 async def test_missing_branch_is_a_stage_failure(build_harness: Any, hashing_embedder: Any, git_repo: Any) -> None:

@@ -57,7 +57,8 @@ async def test_first_index_writes_every_file(harness: Any, git_repo: Any) -> Non
     assert indexed.head_sha == head
     assert (indexed.files_seen, indexed.files_added, indexed.files_changed) == (3, 3, 0)
     assert indexed.failed_files == []
-    assert indexed.embedding_calls > 0
+    assert indexed.embedding_calls == 0  # dense vectors come after ChunksIndexed
+    assert indexed.points_total == indexed.points_missing_dense == indexed.chunks_upserted
     assert indexed.collection == harness.deps.store.collection
     by_path = harness.by_path()
     assert set(by_path) == {"shop/orders.py", "shop/total.go", "README.md"}
@@ -71,15 +72,23 @@ async def test_first_index_writes_every_file(harness: Any, git_repo: Any) -> Non
     assert {p.blob_sha for p in by_path["shop/orders.py"]} == {blob}
     assert harness.progress[-1].phase == "done"
     assert harness.progress[-1].files_done == 3
+    embedded = await harness.embed(indexed)
+    assert (embedded.points_embedded, embedded.points_total) == (indexed.chunks_upserted, indexed.chunks_upserted)
+    assert (embedded.points_missing, embedded.complete, embedded.reason) == (0, True, None)
+    assert embedded.embedding_calls > 0
+    assert harness.deps.store.count_missing_dense(harness.ref.repo_key) == 0
+    assert harness.dense_progress[-1].finished
+    assert (harness.dense_progress[-1].done, harness.dense_progress[-1].total) == (embedded.points_total,) * 2
 
 
 async def test_reindex_without_change_embeds_nothing(harness: Any, git_repo: Any) -> None:
     seed(git_repo)
-    first = await harness.run()
+    first, _ = await harness.run_and_embed()
     embedded_before = len(harness.deps.embedder.texts)
-    again = await harness.run()
+    again, dense_again = await harness.run_and_embed()
     assert (again.files_unchanged, again.files_changed, again.files_added) == (3, 0, 0)
     assert (again.embedding_calls, again.chunks_upserted, again.chunks_deleted) == (0, 0, 0)
+    assert (dense_again.embedding_calls, dense_again.points_embedded, dense_again.complete) == (0, 0, True)
     assert len(harness.deps.embedder.texts) == embedded_before
     assert harness.deps.store.count(harness.ref.repo_key) == first.chunks_upserted
 
@@ -98,7 +107,7 @@ async def test_edited_file_is_replaced_with_no_gap(
 ) -> None:
     seed(git_repo)
     first = build_harness(hashing_embedder)
-    await first.run()
+    await first.run_and_embed()
     # Same store, now wrapped to record the order of writes and watch the edited file.
     store = recording_store(first.deps.store, first.ref.repo_key, watched=["shop/orders.py"])
     harness = build_harness(hashing_embedder, store=store)
@@ -109,6 +118,10 @@ async def test_edited_file_is_replaced_with_no_gap(
     embedded_before = len(hashing_embedder.texts)
     indexed = await harness.run()
     assert (indexed.files_changed, indexed.files_unchanged, indexed.files_added) == (1, 2, 0)
+    operations = [operation for operation, _ in store.log]
+    assert operations == ["upsert", "delete_points"]  # the old points go only after the new ones are written
+    assert all(state["shop/orders.py"] for state in store.presence)
+    await harness.embed(indexed)
     new_texts = hashing_embedder.texts[embedded_before:]
     assert new_texts
     assert all("shop/orders.py" in text for text in new_texts)  # only that file was re-embedded
@@ -116,11 +129,8 @@ async def test_edited_file_is_replaced_with_no_gap(
     assert "cancel_order" not in {p.symbol for p in payloads}
     assert "refund_order" in {p.symbol for p in payloads}
     new_ids = harness.index()["shop/orders.py"].point_ids
-    assert old_ids - new_ids  # replaced points are gone...
+    assert old_ids - new_ids  # replaced points are gone
     assert indexed.chunks_deleted == len(old_ids - new_ids)
-    operations = [operation for operation, _ in store.log]
-    assert operations == ["upsert", "delete_points"]  # ...and only after the new ones were written
-    assert all(state["shop/orders.py"] for state in store.presence)
 
 
 async def test_rename_and_delete_remove_old_points(harness: Any, git_repo: Any) -> None:
@@ -203,7 +213,10 @@ async def test_redelivered_event_changes_nothing_twice(harness: Any, git_repo: A
     count = harness.deps.store.count(harness.ref.repo_key)
     assert count == first.chunks_upserted
     assert count == sum(len(entry.point_ids) for entry in ids_after_first.values())
-    assert (second.files_unchanged, second.chunks_upserted) == (3, 0)
+    # The retry reports what the run did across attempts, not "3 unchanged, 0 written".
+    counts = ("files_added", "files_changed", "files_unchanged", "chunks_upserted", "chunks_deleted")
+    assert {name: getattr(second, name) for name in counts} == {name: getattr(first, name) for name in counts}
+    assert (second.files_added, second.files_unchanged) == (3, 0)
 
 
 async def test_recency_skipped_failed_and_computed(harness: Any, git_repo: Any) -> None:

@@ -1,4 +1,4 @@
-"""The indexer service on a real nats-server: FileRecencyComputed in, ChunksIndexed on the stream."""
+"""The indexer service on a real nats-server: FileRecencyComputed in, ChunksIndexed then ChunksEmbedded out."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ from typing import Any
 
 from sextant.bootstrap import service_spec
 from sextant.bus import Bus, EmbeddedNats, Progress, build_broker, start_routers, watch_progress
-from sextant.contracts import ChunksIndexed
+from sextant.contracts import ChunksEmbedded, ChunksIndexed
+from sextant.indexer import dense_service
 from sextant.indexer.app import SERVICE, handler_for
+from sextant.indexer.dense_stage import DenseStage
 
 
 async def test_recency_event_yields_chunks_indexed_on_the_stream(harness: Any, git_repo: Any, tmp_path: Path) -> None:
@@ -20,7 +22,12 @@ async def test_recency_event_yields_chunks_indexed_on_the_stream(harness: Any, g
     recency = harness.recency(request, "computed", {"app.py": "2026-01-01T12:00:00Z"})
     with EmbeddedNats(tmp_path / "nats") as server:
         bus = Bus(build_broker(server.url))
-        await start_routers(bus, [service_spec(SERVICE, handler_for(harness.deps))])
+        dense = DenseStage(store=harness.deps.store, embedder=harness.deps.embedder)
+        specs = [
+            service_spec(SERVICE, handler_for(harness.deps)),
+            service_spec(dense_service.SERVICE, dense_service.handler_for(dense)),
+        ]
+        await start_routers(bus, specs)
         reports: list[Progress] = []
 
         async def collect_progress() -> None:
@@ -34,15 +41,14 @@ async def test_recency_event_yields_chunks_indexed_on_the_stream(harness: Any, g
             await bus.publish(recency)
             await bus.publish(recency)  # a duplicate publish is stored once
             indexed: list[ChunksIndexed] = []
+            embedded: list[ChunksEmbedded] = []
             deadline = asyncio.get_running_loop().time() + 30
-            while not indexed:
-                assert asyncio.get_running_loop().time() < deadline, "no ChunksIndexed in time"
+            while not (indexed and embedded):
+                assert asyncio.get_running_loop().time() < deadline, "no ChunksIndexed and ChunksEmbedded in time"
                 await asyncio.sleep(0.2)
-                indexed = [
-                    event
-                    async for _, event, _ in bus.read("sextant.chunks.indexed.>", after_sequence=start)
-                    if isinstance(event, ChunksIndexed)
-                ]
+                events = [event async for _, event, _ in bus.read("sextant.chunks.>", after_sequence=start)]
+                indexed = [event for event in events if isinstance(event, ChunksIndexed)]
+                embedded = [event for event in events if isinstance(event, ChunksEmbedded)]
             await asyncio.sleep(0.3)  # the final progress report is best effort and asynchronous
         finally:
             watcher.cancel()
@@ -52,6 +58,10 @@ async def test_recency_event_yields_chunks_indexed_on_the_stream(harness: Any, g
     assert event.run_id == request.run_id
     assert (event.head_sha, event.files_added, event.recency_status) == (head, 2, "computed")
     assert event.chunks_upserted == harness.deps.store.count(harness.ref.repo_key)
-    assert reports
-    assert reports[-1].stage == "indexer"
-    assert (reports[-1].done, reports[-1].total) == (2, 2)
+    [dense] = embedded
+    assert (dense.run_id, dense.complete, dense.points_embedded) == (request.run_id, True, event.chunks_upserted)
+    assert harness.deps.store.count_missing_dense(harness.ref.repo_key) == 0
+    by_stage = {report.stage: report for report in reports}  # the last report of each stage
+    assert (by_stage["indexer"].done, by_stage["indexer"].total) == (2, 2)
+    assert by_stage["embedder"].unit == "vectors"
+    assert (by_stage["embedder"].done, by_stage["embedder"].total) == (dense.points_total, dense.points_total)

@@ -89,11 +89,48 @@ class ChunksIndexed(Event, frozen=True, kw_only=True, tag="chunks.indexed"):
     chunks_deleted: int = 0
     """Points removed (replaced symbols and deleted files)."""
     embedding_calls: int = 0
-    """Calls made to the dense embedding model or provider."""
+    """Calls made to the dense embedding model or provider (0 when dense vectors follow in ChunksEmbedded)."""
+    points_total: int = 0
+    """Points of the repository in the store when the event was published."""
+    points_missing_dense: int = 0
+    """Of those, points still without a dense vector: the dense phase that follows writes them and
+    publishes ChunksEmbedded (0 = hybrid search already sees everything)."""
     recency_status: RecencyStatus = "skipped"
     """Status of the recency scan that stamped ``last_modified_at``."""
     duration_seconds: float = 0.0
     """Wall time of the index run."""
+
+
+class ChunksEmbedded(Event, frozen=True, kw_only=True, tag="chunks.embedded"):
+    """Dense vectors were written for the repository's points after a ChunksIndexed (its second phase).
+
+    ChunksIndexed is published once payloads and sparse vectors are stored (enough for selection,
+    doc claims and analysis); dense vectors, which only hybrid search (review, search) reads, follow.
+    ``points_missing == 0`` means every point of the repository — so every point of the run — can be
+    found by dense search. Points still missing (a provider outage) are picked up by the next pass,
+    found from the store itself.
+    """
+
+    head_sha: str | None = None
+    """Commit of the ChunksIndexed this pass followed."""
+    collection: str = ""
+    """Store collection (one per embedding model) the vectors live in."""
+    model: str = ""
+    """Dense embedding model id."""
+    points_total: int = 0
+    """Points of the repository when the pass ended."""
+    points_embedded: int = 0
+    """Dense vectors this pass wrote (never a point that already had one)."""
+    points_missing: int = 0
+    """Points of the repository still without a dense vector when the pass ended (0 = complete)."""
+    complete: bool = False
+    """Every point of the repository has its dense vector (hybrid search sees everything)."""
+    reason: str | None = None
+    """Why points are still missing (e.g. the provider was down), safe to show."""
+    embedding_calls: int = 0
+    """Calls made to the dense embedding model or provider by this pass."""
+    duration_seconds: float = 0.0
+    """Wall time of the pass."""
 
 
 class SelectedChunk(msgspec.Struct, frozen=True, kw_only=True):
@@ -429,6 +466,7 @@ AnyEvent = (
     RepoUpdated
     | FileRecencyComputed
     | ChunksIndexed
+    | ChunksEmbedded
     | ChunksSelected
     | AnalysisCompleted
     | SummaryCompleted
@@ -442,6 +480,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     RepoUpdated,
     FileRecencyComputed,
     ChunksIndexed,
+    ChunksEmbedded,
     ChunksSelected,
     AnalysisCompleted,
     SummaryCompleted,

@@ -5,8 +5,8 @@ Adapters are imported lazily by `store_from_env`; import `EdgeChunkStore` from
 """
 
 from sextant.chunkstore.from_env import store_from_env
-from sextant.chunkstore.payload import ChunkPayload, SparseVector
-from sextant.chunkstore.points import ChunkPoint, FileEntry, ScoredChunk, point_id
+from sextant.chunkstore.payload import ChunkPayload, SparseVector, SymbolDateSource, dense_text_of
+from sextant.chunkstore.points import ChunkPoint, DenseUpdate, FileEntry, ScoredChunk, StoredChunk, point_id
 from sextant.chunkstore.port import (
     DEFAULT_PAGE_SIZE,
     DEFAULT_PREFETCH_LIMIT,
@@ -26,10 +26,14 @@ __all__ = [
     "ChunkPayload",
     "ChunkPoint",
     "ChunkStore",
+    "DenseUpdate",
     "FileEntry",
     "ScoredChunk",
     "SparseVector",
+    "StoredChunk",
+    "SymbolDateSource",
     "collection_name",
+    "dense_text_of",
     "point_id",
     "store_from_env",
 ]

@@ -14,7 +14,7 @@ import qdrant_edge as qe
 from sextant.chunkstore.file_index import FILE_INDEX_FIELDS, build_file_index
 from sextant.chunkstore.last_modified import LAST_MODIFIED_FIELD, group_by_stamp, with_unknown_age
 from sextant.chunkstore.payload import ChunkPayload, SparseVector
-from sextant.chunkstore.points import ChunkPoint, FileEntry, ScoredChunk
+from sextant.chunkstore.points import ChunkPoint, DenseUpdate, FileEntry, ScoredChunk, StoredChunk
 from sextant.chunkstore.port import (
     DEFAULT_PAGE_SIZE,
     DEFAULT_PREFETCH_LIMIT,
@@ -39,6 +39,20 @@ logger = logging.getLogger(__name__)
 
 def _repo_filter(repo_key: str, *extra: Any) -> qe.Filter:
     return qe.Filter(must=[qe.FieldCondition("repo_key", match=qe.MatchValue(repo_key)), *extra])
+
+
+def _missing_dense_filter(repo_key: str) -> qe.Filter:
+    return qe.Filter(
+        must=[qe.FieldCondition("repo_key", match=qe.MatchValue(repo_key))],
+        must_not=[qe.HasVectorCondition(DENSE_VECTOR)],
+    )
+
+
+def _engine_vectors(point: ChunkPoint) -> dict[str, Any]:
+    vectors: dict[str, Any] = {SPARSE_VECTOR: qe.SparseVector(point.sparse.indices, point.sparse.values)}
+    if point.dense is not None:
+        vectors[DENSE_VECTOR] = point.dense
+    return vectors
 
 
 def _paths_filter(repo_key: str, paths: list[str]) -> qe.Filter:
@@ -123,18 +137,11 @@ class EdgeChunkStore:
             points: Points to write.
         """
         for point in points:
-            check_dimension(point.dense, self._dimension)
+            if point.dense is not None:
+                check_dimension(point.dense, self._dimension)
         for batch in batches(points, WRITE_BATCH):
             engine_points = [
-                qe.Point(
-                    point.id,
-                    {
-                        DENSE_VECTOR: point.dense,
-                        SPARSE_VECTOR: qe.SparseVector(point.sparse.indices, point.sparse.values),
-                    },
-                    payload_to_stored(point.payload),
-                )
-                for point in batch
+                qe.Point(point.id, _engine_vectors(point), payload_to_stored(point.payload)) for point in batch
             ]
             with self._open_shard() as shard:
                 shard.update(qe.UpdateOperation.upsert_points(engine_points))
@@ -356,6 +363,58 @@ class EdgeChunkStore:
             records, _ = shard.scroll(request)
         payloads = [payload_from_stored(record.payload) for record in records]
         return sorted(payloads, key=lambda payload: (payload.path, payload.start_line, payload.window))
+
+    def count_missing_dense(self, repo_key: str) -> int:
+        """Exact number of a repository's points without a dense vector.
+
+        Args:
+            repo_key: Repository.
+
+        Returns:
+            The count.
+        """
+        request = qe.CountRequest(exact=True, filter=_missing_dense_filter(repo_key))
+        with self._open_shard() as shard:
+            return shard.count(request)
+
+    def scroll_missing_dense(self, repo_key: str, page_size: int = DEFAULT_PAGE_SIZE) -> Iterator[StoredChunk]:
+        """Yield the points of a repository that have no dense vector yet, page by page.
+
+        Args:
+            repo_key: Repository.
+            page_size: Points per page.
+
+        Returns:
+            (id, payload) in point-id order.
+        """
+        for record in self._scroll(_missing_dense_filter(repo_key), page_size, True):
+            yield StoredChunk(id=str(record.id), payload=payload_from_stored(record.payload))
+
+    def add_dense_vectors(self, updates: Sequence[DenseUpdate]) -> int:
+        """Add dense vectors to stored points whose `indexed_at` still matches; payload untouched.
+
+        Args:
+            updates: Vectors to add.
+
+        Returns:
+            Points that got their vector.
+        """
+        for update in updates:
+            check_dimension(update.dense, self._dimension)
+        written = 0
+        for batch in batches(updates, WRITE_BATCH):
+            # Read and write under one lock: this process owns the shard, so the check stays true.
+            with self._open_shard() as shard:
+                stored = shard.retrieve(
+                    [update.id for update in batch], qe.PayloadSelector.Include(["indexed_at"]), False
+                )
+                current = {str(record.id): (record.payload or {}).get("indexed_at") for record in stored}
+                fresh = [update for update in batch if current.get(update.id) == update.indexed_at]
+                if fresh:
+                    vectors = [qe.PointVectors(update.id, {DENSE_VECTOR: update.dense}) for update in fresh]
+                    shard.update(qe.UpdateOperation.update_vectors(vectors))
+            written += len(fresh)
+        return written
 
     def count(self, repo_key: str) -> int:
         """Exact number of points of a repository.

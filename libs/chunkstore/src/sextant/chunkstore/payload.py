@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import msgspec
+
+SymbolDateSource = Literal["blame", "carried", "file"]
 
 
 class SparseVector(msgspec.Struct, frozen=True):
@@ -57,3 +61,37 @@ class ChunkPayload(msgspec.Struct, kw_only=True, omit_defaults=True):
     """ISO 8601 UTC time the chunk was written."""
     last_modified_at: str | msgspec.UnsetType | None = msgspec.UNSET
     """ISO 8601 date of the file's last commit; None = age unknown; absent = recency scan skipped."""
+    file_chunk_count: int = 0
+    """How many points the file's version has (the same on each of them): a file whose stored points
+    number fewer was cut short by an interrupted write and counts as changed. 0 = written before
+    the count existed (trusted as complete)."""
+    run_id: str = ""
+    """The run that wrote the point, so a retried delivery of that run can count what earlier attempts did."""
+    file_added: bool = False
+    """The run that wrote the point found no earlier point of the file (added, not changed)."""
+    dense_prefix: str = ""
+    """What the dense embedding text holds before ``text`` (the symbol header): the dense vector is
+    computed from ``dense_prefix + text`` after the point is stored (see ``dense_text_of``)."""
+    dense_text: str | None = None
+    """The whole dense embedding text, only when it is not ``dense_prefix + text``."""
+    symbol_last_modified_at: str | msgspec.UnsetType | None = msgspec.UNSET
+    """ISO 8601 date of the last commit that changed this chunk's own lines (a symbol can be older than
+    its file); None = unknown; absent = not computed (see ``symbol_date_source``)."""
+    symbol_date_source: SymbolDateSource | None = None
+    """How ``symbol_last_modified_at`` was found: "blame" (the symbol's own lines, from git blame),
+    "carried" (text unchanged since an earlier version, date kept), "file" (history not readable here,
+    e.g. a blob-less mirror: the file's date stands in)."""
+
+
+def dense_text_of(payload: ChunkPayload) -> str:
+    """The text the dense vector of a stored chunk is computed from.
+
+    Args:
+        payload: A stored chunk payload.
+
+    Returns:
+        ``dense_text`` when stored, else ``dense_prefix + text``.
+    """
+    if payload.dense_text is not None:
+        return payload.dense_text
+    return payload.dense_prefix + payload.text

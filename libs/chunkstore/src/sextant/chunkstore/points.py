@@ -13,16 +13,39 @@ POINT_ID_NAMESPACE = uuid.UUID("4f0c7b1e-5a52-5b8e-9d3c-6e5a7c2b9f10")
 
 
 class ChunkPoint(msgspec.Struct, frozen=True, kw_only=True):
-    """One chunk as written to the store: id, both vectors and the payload."""
+    """One chunk as written to the store: id, vectors and the payload."""
 
     id: str
     """Point id: a uuid string, normally from `point_id` so that replays overwrite instead of duplicating."""
-    dense: list[float]
-    """Dense embedding; its length must equal the store's dimension."""
+    dense: list[float] | None = None
+    """Dense embedding (its length must equal the store's dimension); None stores the point without one,
+    to be added later with `ChunkStore.add_dense_vectors` (payload and sparse vector untouched)."""
     sparse: SparseVector
     """Sparse (BM25 term-frequency) vector; the engine applies IDF at query time."""
     payload: ChunkPayload
     """Everything else stored with the chunk."""
+
+
+class DenseUpdate(msgspec.Struct, frozen=True, kw_only=True):
+    """A dense vector for a stored point, written only if the point still holds the content it was
+    computed from."""
+
+    id: str
+    """Point id."""
+    dense: list[float]
+    """Dense embedding of the point's `dense_text_of(payload)`."""
+    indexed_at: str
+    """The `indexed_at` of the payload the vector was computed from: a point rewritten since (new
+    content, new `indexed_at`) is left alone, so it never gets a vector of its old text."""
+
+
+class StoredChunk(msgspec.Struct, frozen=True, kw_only=True):
+    """A stored point's id and payload (no vectors)."""
+
+    id: str
+    """Point id."""
+    payload: ChunkPayload
+    """The stored payload."""
 
 
 class FileEntry(msgspec.Struct, frozen=True, kw_only=True):
@@ -30,7 +53,8 @@ class FileEntry(msgspec.Struct, frozen=True, kw_only=True):
 
     blob_sha: str
     """Blob SHA shared by all of the file's points; "" when they disagree (an interrupted
-    upsert-then-delete), so the file never looks unchanged and the next run heals it."""
+    upsert-then-delete) or when fewer points are stored than their `file_chunk_count` says (a write
+    cut short between batches), so the file never looks unchanged and the next run heals it."""
     point_ids: frozenset[str]
     """Ids of every point stored for the file."""
     last_modified_at: str | msgspec.UnsetType | None = msgspec.UNSET
@@ -38,6 +62,10 @@ class FileEntry(msgspec.Struct, frozen=True, kw_only=True):
     or the points disagree — see `last_modified_mixed`)."""
     last_modified_mixed: bool = False
     """True when the file's points disagree on `last_modified_at`, so that any recency stamp differs."""
+    run_id: str = ""
+    """The run that wrote every point of the file ("" when they disagree or predate the field)."""
+    added_by_run: bool = False
+    """That run found the file new to the store (see `ChunkPayload.file_added`)."""
 
 
 class ScoredChunk(msgspec.Struct, frozen=True, kw_only=True):

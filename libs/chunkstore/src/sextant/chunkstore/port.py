@@ -6,7 +6,7 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import Protocol
 
 from sextant.chunkstore.payload import ChunkPayload, SparseVector
-from sextant.chunkstore.points import ChunkPoint, FileEntry, ScoredChunk
+from sextant.chunkstore.points import ChunkPoint, DenseUpdate, FileEntry, ScoredChunk, StoredChunk
 
 DEFAULT_PAGE_SIZE = 256
 """Points per scroll page (the selector's rule 1)."""
@@ -160,6 +160,49 @@ class ChunkStore(Protocol):
 
         Returns:
             Matching payloads, ordered by path and first line.
+        """
+        ...
+
+    def count_missing_dense(self, repo_key: str) -> int:
+        """Exact number of a repository's points stored without their dense vector yet.
+
+        0 means every point can be found by dense search (hybrid search is complete); otherwise a caller
+        that needs completeness searches sparse-only (`search_chunks` with no dense vector), or says the
+        dense side is partial.
+
+        Args:
+            repo_key: Repository to count.
+
+        Returns:
+            The count.
+        """
+        ...
+
+    def scroll_missing_dense(self, repo_key: str, page_size: int = DEFAULT_PAGE_SIZE) -> Iterator[StoredChunk]:
+        """Yield every point of a repository that has no dense vector yet, with its payload.
+
+        Pages are read lazily, so vectors added between pages (`add_dense_vectors`) do not disturb it.
+
+        Args:
+            repo_key: Repository to read.
+            page_size: Points fetched per page.
+
+        Returns:
+            An iterator of (id, payload) in point-id order.
+        """
+        ...
+
+    def add_dense_vectors(self, updates: Sequence[DenseUpdate]) -> int:
+        """Give stored points their dense vector, leaving payload and sparse vector untouched.
+
+        A point that was deleted, or rewritten since the vector's text was read (its `indexed_at`
+        differs), is skipped; durable and visible on return.
+
+        Args:
+            updates: Vectors to add.
+
+        Returns:
+            How many points got their vector.
         """
         ...
 

@@ -13,7 +13,7 @@ from qdrant_client import QdrantClient, models
 from sextant.chunkstore.file_index import FILE_INDEX_FIELDS, build_file_index
 from sextant.chunkstore.last_modified import LAST_MODIFIED_FIELD, group_by_stamp, with_unknown_age
 from sextant.chunkstore.payload import ChunkPayload, SparseVector
-from sextant.chunkstore.points import ChunkPoint, FileEntry, ScoredChunk
+from sextant.chunkstore.points import ChunkPoint, DenseUpdate, FileEntry, ScoredChunk, StoredChunk
 from sextant.chunkstore.port import (
     DEFAULT_PAGE_SIZE,
     DEFAULT_PREFETCH_LIMIT,
@@ -39,6 +39,20 @@ logger = logging.getLogger(__name__)
 def _repo_filter(repo_key: str, *extra: models.Condition) -> models.Filter:
     repo = models.FieldCondition(key="repo_key", match=models.MatchValue(value=repo_key))
     return models.Filter(must=[repo, *extra])
+
+
+def _missing_dense_filter(repo_key: str) -> models.Filter:
+    repo = models.FieldCondition(key="repo_key", match=models.MatchValue(value=repo_key))
+    return models.Filter(must=[repo], must_not=[models.HasVectorCondition(has_vector=DENSE_VECTOR)])
+
+
+def _point_vectors(point: ChunkPoint) -> dict[str, Any]:
+    vectors: dict[str, Any] = {
+        SPARSE_VECTOR: models.SparseVector(indices=point.sparse.indices, values=point.sparse.values)
+    }
+    if point.dense is not None:
+        vectors[DENSE_VECTOR] = point.dense
+    return vectors
 
 
 def _paths_filter(repo_key: str, paths: list[str]) -> models.Filter:
@@ -143,17 +157,11 @@ class QdrantServerChunkStore:
             points: Points to write.
         """
         for point in points:
-            check_dimension(point.dense, self._dimension)
+            if point.dense is not None:
+                check_dimension(point.dense, self._dimension)
         for batch in batches(points, WRITE_BATCH):
             structs = [
-                models.PointStruct(
-                    id=point.id,
-                    vector={
-                        DENSE_VECTOR: point.dense,
-                        SPARSE_VECTOR: models.SparseVector(indices=point.sparse.indices, values=point.sparse.values),
-                    },
-                    payload=payload_to_stored(point.payload),
-                )
+                models.PointStruct(id=point.id, vector=_point_vectors(point), payload=payload_to_stored(point.payload))
                 for point in batch
             ]
             with self._serialised:
@@ -381,6 +389,64 @@ class QdrantServerChunkStore:
             )
         payloads = [payload_from_stored(record.payload) for record in records]
         return sorted(payloads, key=lambda payload: (payload.path, payload.start_line, payload.window))
+
+    def count_missing_dense(self, repo_key: str) -> int:
+        """Exact number of a repository's points without a dense vector.
+
+        Args:
+            repo_key: Repository.
+
+        Returns:
+            The count.
+        """
+        with self._serialised:
+            return self._client.count(self._collection, count_filter=_missing_dense_filter(repo_key), exact=True).count
+
+    def scroll_missing_dense(self, repo_key: str, page_size: int = DEFAULT_PAGE_SIZE) -> Iterator[StoredChunk]:
+        """Yield the points of a repository that have no dense vector yet, page by page.
+
+        Args:
+            repo_key: Repository.
+            page_size: Points per page.
+
+        Returns:
+            (id, payload) in point-id order.
+        """
+        for record in self._scroll(_missing_dense_filter(repo_key), page_size, True):
+            yield StoredChunk(id=str(record.id), payload=payload_from_stored(record.payload))
+
+    def add_dense_vectors(self, updates: Sequence[DenseUpdate]) -> int:
+        """Add dense vectors to stored points whose `indexed_at` still matches; payload untouched.
+
+        Args:
+            updates: Vectors to add.
+
+        Returns:
+            Points that got their vector (checked just before the write; the write itself is
+            conditional, so a point rewritten in between keeps no stale vector).
+        """
+        for update in updates:
+            check_dimension(update.dense, self._dimension)
+        written = 0
+        for batch in batches(updates, WRITE_BATCH):
+            with self._serialised:
+                stored = self._client.retrieve(
+                    self._collection, ids=[update.id for update in batch], with_payload=["indexed_at"]
+                )
+            current = {str(record.id): (record.payload or {}).get("indexed_at") for record in stored}
+            fresh = [update for update in batch if current.get(update.id) == update.indexed_at]
+            by_version: dict[str, list[DenseUpdate]] = {}
+            for update in fresh:
+                by_version.setdefault(update.indexed_at, []).append(update)
+            for indexed_at, group in by_version.items():
+                unchanged = models.Filter(
+                    must=[models.FieldCondition(key="indexed_at", match=models.MatchValue(value=indexed_at))]
+                )
+                vectors = [models.PointVectors(id=update.id, vector={DENSE_VECTOR: update.dense}) for update in group]
+                with self._serialised:
+                    self._client.update_vectors(self._collection, points=vectors, update_filter=unchanged, wait=True)
+            written += len(fresh)
+        return written
 
     def count(self, repo_key: str) -> int:
         """Exact number of points of a repository.

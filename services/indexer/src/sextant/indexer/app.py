@@ -93,5 +93,5 @@ SERVICE: ServiceDeclaration[FileRecencyComputed] = ServiceDeclaration(
     consumes=FileRecencyComputed,
     produces=(ChunksIndexed, StageFailed),
     build=build_handler,
-    summary="Indexes the changed files: symbols, sparse then dense vectors, stale points removed.",
+    summary="Indexes the changed files: symbols and sparse vectors (the embedder adds dense), stale points removed.",
 )

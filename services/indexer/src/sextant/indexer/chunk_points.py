@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from sextant.chunkstore import ChunkPayload, point_id
 from sextant.indexer.recency_stamp import Stamp
@@ -12,23 +13,40 @@ from sextant.parsing import Chunk
 logger = logging.getLogger(__name__)
 
 
-def chunk_payload(chunk: Chunk, *, repo_key: str, blob_sha: str, stamp: Stamp, indexed_at: str) -> ChunkPayload:
+@dataclass(frozen=True)
+class FileVersion:
+    """What every point of one file version written by one run shares."""
+
+    repo_key: str
+    blob_sha: str
+    """Blob SHA of the file the chunks came from."""
+    chunk_count: int
+    """How many points the version has: the completeness check of the next plan."""
+    run_id: str
+    """The run writing them."""
+    added: bool
+    """The store held no point of the file before this run."""
+    stamp: Stamp
+    """``last_modified_at`` for the file (UNSET leaves the field out)."""
+    indexed_at: str
+    """ISO time of the run."""
+
+
+def chunk_payload(chunk: Chunk, version: FileVersion) -> ChunkPayload:
     """The stored payload of one chunk.
 
     Args:
         chunk: A chunk from ``sextant.parsing.build_chunks``.
-        repo_key: Repository key.
-        blob_sha: Blob SHA of the file the chunk came from.
-        stamp: ``last_modified_at`` for the file (UNSET leaves the field out).
-        indexed_at: ISO time of the run.
+        version: The file version it belongs to.
 
     Returns:
-        The payload.
+        The payload (its dense text kept as a prefix of ``text`` when it is one, for the dense phase).
     """
+    prefix, whole = _dense_text_parts(chunk)
     return ChunkPayload(
-        repo_key=repo_key,
+        repo_key=version.repo_key,
         path=chunk.path,
-        blob_sha=blob_sha,
+        blob_sha=version.blob_sha,
         kind=chunk.kind,
         language=chunk.language,
         symbol=chunk.name,
@@ -43,9 +61,21 @@ def chunk_payload(chunk: Chunk, *, repo_key: str, blob_sha: str, stamp: Stamp, i
         window=chunk.window,
         window_count=chunk.window_count,
         text=chunk.text,
-        indexed_at=indexed_at,
-        last_modified_at=stamp,
+        indexed_at=version.indexed_at,
+        last_modified_at=version.stamp,
+        file_chunk_count=version.chunk_count,
+        run_id=version.run_id,
+        file_added=version.added,
+        dense_prefix=prefix,
+        dense_text=whole,
     )
+
+
+def _dense_text_parts(chunk: Chunk) -> tuple[str, str | None]:
+    """(prefix, None) when the dense text is a header before the chunk's text, else ("", whole text)."""
+    if chunk.dense_text.endswith(chunk.text):
+        return chunk.dense_text[: len(chunk.dense_text) - len(chunk.text)], None
+    return "", chunk.dense_text
 
 
 def chunk_point_ids(repo_key: str, chunks: Sequence[Chunk]) -> list[str]:

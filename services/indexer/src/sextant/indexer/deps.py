@@ -10,7 +10,7 @@ from sextant.chunkstore import ChunkStore
 from sextant.embedding import DenseEmbedder, SparseEncoder
 from sextant.gitsource.mirror import RepoMirror
 from sextant.indexer.config import IndexerSettings
-from sextant.indexer.file_embedding import SparseDocumentEncoder
+from sextant.indexer.sparse_encoding import SparseDocumentEncoder
 
 
 @dataclass

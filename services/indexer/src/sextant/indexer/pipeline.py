@@ -20,14 +20,15 @@ from sextant.contracts import (
 from sextant.gitsource.access import RepoSource
 from sextant.gitsource.mirror import MirrorState
 from sextant.gitsource.repo_reference import source_for_repo
-from sextant.indexer.chunk_points import chunk_payload, chunk_point_ids
+from sextant.indexer.chunk_points import FileVersion, chunk_payload, chunk_point_ids
 from sextant.indexer.deps import IndexerDeps
 from sextant.indexer.discovery import content_skip_reason
-from sextant.indexer.file_embedding import EmbeddedFile, ParsedFile, ProviderHealth, embed_files
+from sextant.indexer.earlier_attempts import written_by_earlier_attempts
 from sextant.indexer.progress import IndexProgress, Phase, ProgressCallback
 from sextant.indexer.recency_stamp import RecencyStamp
 from sextant.indexer.restamp import restamps_for_unchanged
 from sextant.indexer.run_plan import FileToIndex, RunPlan, plan_run
+from sextant.indexer.sparse_encoding import EncodedFile, ParsedFile, encode_files
 from sextant.parsing import build_chunks, decode_source
 from sextant.telemetry import tracer
 
@@ -39,7 +40,8 @@ READ_SLICE_FILES = 2000
 PARSE_SLICE_FILES = 32
 """Files parsed per worker-thread hop, so embedding can start before a whole slice is parsed."""
 QUEUED_GROUPS = 2
-"""Parsed groups waiting for the embedder: parsing stays ahead without holding the whole repo."""
+"""Parsed groups waiting for the sparse encoder and the store: parsing stays ahead without holding the
+whole repo."""
 
 
 class StoreUnavailableError(Exception):
@@ -59,6 +61,8 @@ class RunTally:
     files_restamped: int = 0
     """Unchanged files whose stored last_modified_at was brought in line with the scan (not embedded)."""
     points_restamped: int = 0
+    files_by_earlier_attempts: int = 0
+    """Files the plan found unchanged because an earlier attempt of this run wrote them."""
     failed: list[FailedFile] = field(default_factory=list)
 
     def indexed(self, file: FileToIndex) -> None:
@@ -75,6 +79,7 @@ class _Run:
 
     deps: IndexerDeps
     repo_key: str
+    run_id: str
     source: RepoSource
     stamp: RecencyStamp
     indexed_at: str
@@ -117,12 +122,15 @@ async def index_repository(
     deps: IndexerDeps,
     progress: ProgressCallback | None = None,
 ) -> ChunksIndexed:
-    """Bring the store's chunks of one repository branch up to date with its head.
+    """Bring the store's payloads and sparse vectors of one repository branch up to date with its head.
 
-    Unchanged files (same blob SHA as stored) cost nothing; changed files get their new points
-    written before their old ones are deleted; a file whose embedding fails keeps its old points
-    and is listed in ``failed_files`` (the next run retries it); paths that left the tree lose
-    their points. An incremental request (``changed_paths`` set) looks only at its paths.
+    Unchanged files (same blob SHA as stored, every point of the version present) cost nothing;
+    changed files get their new points written before their old ones are deleted; paths that left the
+    tree lose their points. An incremental request (``changed_paths`` set) looks only at its paths.
+    Points are written without their dense vector: the dense phase (``dense_stage``) adds it after
+    ChunksIndexed is published, so nothing on the analysis path waits on the embedding model.
+    A retried delivery of the same run counts what its earlier attempts wrote (see
+    ``earlier_attempts``).
     Unchanged files whose stored ``last_modified_at`` differs from a computed scan's are re-stamped in
     place, payload only (see ``restamp``); a skipped or failed scan leaves their stamps alone.
 
@@ -167,7 +175,7 @@ async def _index(
         scope = None
         if request.changed_paths is not None:
             scope = frozenset(request.changed_paths) | frozenset(request.removed_paths or ())
-        plan = plan_run(tree, stored, force=request.force, scope=scope)
+        plan = plan_run(tree, stored, force=request.force, scope=scope, run_id=request.run_id)
         span.set_attributes(
             {
                 "sextant.head_sha": state.head_sha,
@@ -180,6 +188,7 @@ async def _index(
     run = _Run(
         deps=deps,
         repo_key=repo_key,
+        run_id=request.run_id,
         source=source,
         stamp=RecencyStamp(recency),
         indexed_at=utc_now_iso(),
@@ -188,6 +197,7 @@ async def _index(
         progress=progress,
     )
     run.report("planning")
+    _count_earlier_attempts(run, stored)
     await _restamp_unchanged(run, stored)
     await _delete_emptied(run)
     await _index_changed(run)
@@ -201,6 +211,14 @@ async def _index(
     return _chunks_indexed(
         request, recency=recency, run=run, state=state, deps=deps, calls_before=calls_before, started=started
     )
+
+
+def _count_earlier_attempts(run: _Run, stored: Mapping[str, FileEntry]) -> None:
+    earlier = written_by_earlier_attempts(run.plan.unchanged_paths, stored, run.run_id)
+    run.tally.files_added += earlier.files_added
+    run.tally.files_changed += earlier.files_changed
+    run.tally.chunks_upserted += earlier.points
+    run.tally.files_by_earlier_attempts += earlier.files_added + earlier.files_changed
 
 
 async def _restamp_unchanged(run: _Run, stored: Mapping[str, FileEntry]) -> None:
@@ -230,7 +248,6 @@ async def _index_changed(run: _Run) -> None:
         return
     run.report("indexing")
     queue: asyncio.Queue[list[ParsedFile] | None] = asyncio.Queue(maxsize=QUEUED_GROUPS)
-    health = ProviderHealth()
 
     async def produce() -> None:
         try:
@@ -244,23 +261,15 @@ async def _index_changed(run: _Run) -> None:
     async def consume() -> None:
         while (group := await queue.get()) is not None:
             chunk_count = sum(len(item.chunks) for item in group)
-            with _tracer.start_as_current_span("indexer.embed") as span:
-                embedded, failed = await embed_files(group, run.deps.embedder, run.deps.sparse, health)
-                span.set_attributes(
-                    {
-                        "sextant.files": len(group),
-                        "sextant.chunks": chunk_count,
-                        "sextant.failed_files": len(failed),
-                        "sextant.embedding.model": run.deps.embedder.model_id,
-                    }
-                )
-            run.tally.failed.extend(failed)
+            with _tracer.start_as_current_span("indexer.sparse") as span:
+                encoded = await encode_files(group, run.deps.sparse)
+                span.set_attributes({"sextant.files": len(group), "sextant.chunks": chunk_count})
             with _tracer.start_as_current_span("indexer.upsert") as span:
-                upserted, replaced = await asyncio.to_thread(_write, run, embedded)
+                upserted, replaced = await asyncio.to_thread(_write, run, encoded)
                 span.set_attributes({"sextant.points_written": upserted, "sextant.points_replaced": replaced})
             run.tally.chunks_upserted += upserted
             run.tally.chunks_deleted += replaced
-            for item in embedded:
+            for item in encoded:
                 run.tally.indexed(item.parsed.file)
             run.tally.files_done += len(group)
             run.report("indexing")
@@ -359,23 +368,32 @@ async def _settle(run: _Run, outcome: _Unindexed) -> None:
     run.tally.files_done += 1
 
 
-def _write(run: _Run, embedded: Sequence[EmbeddedFile]) -> tuple[int, int]:
-    """Upsert the group's new points, then delete each file's old points that are not among them.
+def _write(run: _Run, encoded: Sequence[EncodedFile]) -> tuple[int, int]:
+    """Upsert the group's new points (no dense vector yet), then delete each file's old points that are
+    not among them.
+
+    Every point carries its file's chunk count, so a write cut short between two batches leaves a file
+    the next plan sees as incomplete (changed), never as indexed.
 
     Returns:
         (points written, old points deleted).
     """
     points: list[ChunkPoint] = []
     replaced: list[str] = []
-    for item in embedded:
+    for item in encoded:
         file = item.parsed.file
-        stamp = run.stamp.for_path(file.path)
+        version = FileVersion(
+            repo_key=run.repo_key,
+            blob_sha=file.blob_sha,
+            chunk_count=len(item.parsed.chunks),
+            run_id=run.run_id,
+            added=file.is_new,
+            stamp=run.stamp.for_path(file.path),
+            indexed_at=run.indexed_at,
+        )
         ids = chunk_point_ids(run.repo_key, item.parsed.chunks)
-        for point_id, chunk, dense, sparse in zip(ids, item.parsed.chunks, item.dense, item.sparse, strict=True):
-            payload = chunk_payload(
-                chunk, repo_key=run.repo_key, blob_sha=file.blob_sha, stamp=stamp, indexed_at=run.indexed_at
-            )
-            points.append(ChunkPoint(id=point_id, dense=dense, sparse=sparse, payload=payload))
+        for point_id, chunk, sparse in zip(ids, item.parsed.chunks, item.sparse, strict=True):
+            points.append(ChunkPoint(id=point_id, sparse=sparse, payload=chunk_payload(chunk, version)))
         replaced.extend(file.old_point_ids.difference(ids))
     # Order matters: until the upsert returns, every file still has its old points (no gap).
     run.deps.store.upsert(points)
@@ -396,6 +414,8 @@ def _chunks_indexed(
 ) -> ChunksIndexed:
     cause = recency.event_id if recency is not None else request.event_id
     tally = run.tally
+    points_total = deps.store.count(run.repo_key)
+    points_missing_dense = deps.store.count_missing_dense(run.repo_key)
     return ChunksIndexed(
         event_id=event_id_for(ChunksIndexed, request.run_id, cause),
         run_id=request.run_id,
@@ -404,7 +424,7 @@ def _chunks_indexed(
         head_sha=state.head_sha,
         collection=deps.store.collection,
         files_seen=run.plan.files_seen,
-        files_unchanged=run.plan.unchanged,
+        files_unchanged=run.plan.unchanged - tally.files_by_earlier_attempts,
         files_changed=tally.files_changed,
         files_added=tally.files_added,
         files_deleted=tally.files_deleted,
@@ -413,6 +433,8 @@ def _chunks_indexed(
         chunks_upserted=tally.chunks_upserted,
         chunks_deleted=tally.chunks_deleted,
         embedding_calls=max(0, deps.embedder.calls - calls_before),
+        points_total=points_total,
+        points_missing_dense=points_missing_dense,
         recency_status=run.stamp.status,
         duration_seconds=round(time.perf_counter() - started, 3),
     )

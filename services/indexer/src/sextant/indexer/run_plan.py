@@ -54,6 +54,7 @@ def plan_run(
     *,
     force: bool = False,
     scope: frozenset[str] | None = None,
+    run_id: str = "",
 ) -> RunPlan:
     """Decide which files to index, which are unchanged and which stored paths are stale.
 
@@ -62,6 +63,7 @@ def plan_run(
         stored: What the store holds for the repository (``ChunkStore.file_index``).
         force: Re-index every file in scope even when its blob SHA is unchanged.
         scope: Incremental run: only these paths (changed and removed by the push); None = all.
+        run_id: The run being planned: a file an earlier attempt of it began to add is still an addition.
 
     Returns:
         The plan.
@@ -83,7 +85,8 @@ def plan_run(
             unchanged.append(path)
             continue
         old = entry.point_ids if entry is not None else frozenset()
-        to_index.append(FileToIndex(path, blob_sha, is_new=entry is None, old_point_ids=old))
+        is_new = entry is None or (bool(run_id) and entry.run_id == run_id and entry.added_by_run)
+        to_index.append(FileToIndex(path, blob_sha, is_new=is_new, old_point_ids=old))
     candidates = stored.keys() if scope is None else scope.intersection(stored)
     return RunPlan(
         files_seen=len(paths),

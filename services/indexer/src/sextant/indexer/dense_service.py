@@ -1,0 +1,111 @@
+"""The dense phase as a service of its own ("embedder"): ChunksIndexed in, ChunksEmbedded out.
+
+It lives in the indexer's package because it writes the same store with the same embedder, but it is
+declared separately (its own durable consumer, stage and replicas), so selection and analysis never
+wait on it and it can be scaled or moved on its own. Progress goes to the CLI as
+``Progress(stage="embedder", unit="vectors", done, total)``. See docs/indexing.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Mapping, Sequence
+
+from sextant.bootstrap import Adapters, HandlerFactory, ServiceDeclaration
+from sextant.bus import Bus, EventHandler, Progress, report_progress
+from sextant.contracts import ChunksEmbedded, ChunksIndexed, Event
+from sextant.indexer.dense_stage import (
+    DURABLE,
+    STAGE,
+    DenseProgress,
+    DenseProgressCallback,
+    DenseStage,
+    on_chunks_indexed,
+)
+
+SERVICE_NAME = "embedder"
+PROGRESS_INTERVAL_SECONDS = 0.5
+"""Least time between two progress reports of a pass (the last one is always sent)."""
+PROGRESS_UNIT = "vectors"
+"""``Progress.unit`` of the dense phase: ``done`` of ``total`` points have their dense vector."""
+PROGRESS_DETAIL = "vectors for review search"
+"""``Progress.detail`` prefix the CLI can show as is."""
+
+
+def dense_bus_progress(bus: Bus, run_id: str) -> DenseProgressCallback:
+    """A progress callback publishing throttled, best-effort reports of the dense phase.
+
+    Args:
+        bus: The bus to publish on.
+        run_id: The run whose vectors are being written.
+
+    Returns:
+        The callback.
+    """
+    pending: set[asyncio.Task[None]] = set()
+    last_sent = 0.0
+
+    def report(progress: DenseProgress) -> None:
+        nonlocal last_sent
+        now = time.monotonic()
+        if not progress.finished and now - last_sent < PROGRESS_INTERVAL_SECONDS:
+            return
+        last_sent = now
+        message = Progress(
+            run_id=run_id,
+            stage=STAGE,
+            done=progress.done,
+            total=progress.total,
+            unit=PROGRESS_UNIT,
+            detail=f"{PROGRESS_DETAIL}: {progress.done}/{progress.total}" + (" (done)" if progress.finished else ""),
+        )
+        task = asyncio.get_running_loop().create_task(report_progress(bus, message))
+        pending.add(task)  # keep a reference until it is sent
+        task.add_done_callback(pending.discard)
+
+    return report
+
+
+def handler_for(stage: DenseStage) -> HandlerFactory[ChunksIndexed]:
+    """The dense phase's handler over ready-made adapters (tests build their own).
+
+    Args:
+        stage: Store and embedder.
+
+    Returns:
+        ``bus -> handler``; progress is reported on that bus.
+    """
+
+    def for_bus(bus: Bus) -> EventHandler[ChunksIndexed]:
+        async def handle(event: ChunksIndexed) -> Sequence[Event]:
+            return await on_chunks_indexed(event, stage, dense_bus_progress(bus, event.run_id))
+
+        return handle
+
+    return for_bus
+
+
+def build_handler(adapters: Adapters, env: Mapping[str, str]) -> HandlerFactory[ChunksIndexed]:
+    """The dense phase's handler over the shared store and embedder.
+
+    Args:
+        adapters: Shared adapters.
+        env: The environment (no settings of its own yet).
+
+    Returns:
+        ``bus -> handler``.
+    """
+    del env
+    return handler_for(DenseStage(store=adapters.store, embedder=adapters.embedder))
+
+
+SERVICE: ServiceDeclaration[ChunksIndexed] = ServiceDeclaration(
+    name=SERVICE_NAME,
+    stage=STAGE,
+    durable=DURABLE,
+    consumes=ChunksIndexed,
+    produces=(ChunksEmbedded,),
+    build=build_handler,
+    summary="Adds dense vectors to the points an index run stored with payload and sparse vector only.",
+)
