@@ -277,3 +277,38 @@ async def test_empty_texts_are_sent_as_a_space(provider_server: Any, hosted_embe
     assert provider_server.requests[0].body["input"] == [" ", "a"]
     assert len(vectors) == 2
     await embedder.aclose()
+
+
+@pytest.mark.parametrize(
+    "garbage",
+    [b"\xff\xfe\x00not utf-8 \xc3\x28", b"<html>502 Bad Gateway</html>", b'{"data": [truncated'],
+    ids=["not-utf8", "html", "truncated-json"],
+)
+@pytest.mark.parametrize("provider", PROVIDERS)
+async def test_a_malformed_reply_is_retried_as_one_failed_batch(
+    provider: str, garbage: bytes, provider_server: Any, hosted_embedder: Any, reply: Any
+) -> None:
+    embedder = hosted_embedder(provider)
+    provider_server.script(reply(body=garbage))
+
+    vectors = await embedder.embed(["hello"])
+
+    assert len(vectors) == 1
+    assert len(provider_server.requests) == 2
+    assert embedder.retries == 1
+    await embedder.aclose()
+
+
+async def test_a_reply_that_stays_malformed_fails_the_batch_as_transient(
+    provider_server: Any, hosted_embedder: Any, reply: Any
+) -> None:
+    embedder = hosted_embedder("openai", retry=RetryPolicy(max_attempts=2, base_delay=0.01))
+    provider_server.script(reply(body=b"\xff\xfe garbage"), reply(body=b"\xff\xfe garbage"))
+
+    with pytest.raises(EmbeddingError) as caught:
+        await embedder.embed(["x"])
+
+    assert caught.value.transient  # an EmbeddingError, never a UnicodeDecodeError out of the run
+    assert "malformed" in caught.value.reason
+    assert len(provider_server.requests) == 2
+    await embedder.aclose()

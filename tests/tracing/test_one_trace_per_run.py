@@ -29,7 +29,7 @@ REQUIRED_SPANS = {
     "indexer.discover",
     "indexer.fetch",
     "indexer.parse",
-    "indexer.embed",
+    "indexer.sparse",
     "indexer.upsert",
     "selector.scroll",
     "selector.select",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from sextant.contracts import (
     AnalysisCompleted,
     AnyEvent,
+    ChunksEmbedded,
     ChunksIndexed,
     ChunksSelected,
     EventParked,
@@ -35,6 +36,13 @@ def summarize(event: AnyEvent) -> str:  # noqa: PLR0911 — one short case per e
                 f"{len(event.failed_files)} failed; {event.chunks_upserted} chunks written, "
                 f"{event.chunks_deleted} removed; {event.embedding_calls} embedding calls; "
                 f"recency {event.recency_status}; {event.duration_seconds:.1f}s"
+            )
+        case ChunksEmbedded():
+            state = "complete" if event.complete else f"{event.points_missing} missing: {event.reason}"
+            return (
+                f"vectors for review search: {event.points_total - event.points_missing}/{event.points_total} "
+                f"({state}); {event.points_embedded} written, {event.embedding_calls} embedding calls; "
+                f"{event.duration_seconds:.1f}s"
             )
         case ChunksSelected():
             median = event.median_code or "unknown"

@@ -18,6 +18,7 @@ from sextant.cli.runtime import open_session
 from sextant.cli.tracing_setup import continued_trace
 from sextant.contracts import (
     AnalysisCompleted,
+    ChunksEmbedded,
     ChunksIndexed,
     Event,
     RepoRef,
@@ -96,7 +97,8 @@ def index(
 ) -> None:
     """Index a repository (recency scan, then incremental indexing) and print what changed."""
     request = build_repo_updated(repo, provider=provider, branch=branch, force=force, run_id=new_run_id())
-    result = run_to(request, ChunksIndexed, quiet=as_json)
+    # Returns once the dense vectors are written too (ChunksEmbedded), so search and review see everything.
+    result = run_to(request, ChunksIndexed, quiet=as_json, then=ChunksEmbedded)
     if as_json:
         typer.echo(encode_event(result).decode())
         return

@@ -130,8 +130,8 @@ async def _attempt(
         return _Attempt(_status_error(response, provider, secret), _retry_after_seconds(response))
     try:
         return response.json()
-    except json.JSONDecodeError:
-        return _Attempt(EmbeddingError(f"{provider}: response is not JSON", transient=True))
+    except ValueError:  # not JSON, or not even UTF-8 (UnicodeDecodeError): a garbled reply of this batch
+        return _Attempt(EmbeddingError(f"{provider}: malformed response (not UTF-8 JSON)", transient=True))
 
 
 def _status_error(response: httpx.Response, provider: str, secret: str | None) -> EmbeddingError:

@@ -1,0 +1,210 @@
+"""Time to analysis and time to complete vectors, against the parts they cannot avoid, in one run.
+
+Run: `uv run --no-sync python bench/index/time_to_analysis.py --repo /path/to/repo.git`.
+
+The analysis can start once ChunksIndexed is out: clone + recency scan + index (payloads and sparse
+vectors) + the selector's payload scroll. Its physical floor is the sum of those parts done alone,
+measured here on the same repository in the same process: clone, recency scan, ls-tree, blob reads and
+parsing, sparse encoding, payload scroll. Printed ratios:
+
+- time to analysis / floor (target <= 1.3), and / the same with an instant embedder (target <= 1.5);
+- dense phase / the model alone on the same texts (target <= 1.05);
+- a no-change re-run (index + dense pass) as a share of the full first run (target <= 1%), and its
+  embedding calls (target 0).
+
+Never commit the benchmarked repository.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from sextant.chunkstore import collection_name, dense_text_of
+from sextant.chunkstore.edge_store import EdgeChunkStore
+from sextant.contracts import ChunksIndexed, FileRecencyComputed, RepoRef, RepoUpdated, event_id_for, utc_now_iso
+from sextant.embedding import LocalMiniLM, SparseEncoder
+from sextant.gitsource.access import RepoSource
+from sextant.gitsource.mirror import RepoMirror
+from sextant.gitsource.recency import read_recency
+from sextant.indexer import DiscoveryRules, IndexerDeps, IndexerSettings, index_repository
+from sextant.indexer.dense_stage import DenseStage, on_chunks_indexed
+from sextant.indexer.discovery import content_skip_reason
+from sextant.parsing import build_chunks, decode_source
+
+
+class InstantEmbedder:
+    """Answers at once with a constant vector: what the pipeline costs when the model costs nothing."""
+
+    def __init__(self, model: LocalMiniLM) -> None:
+        self._model = model
+        self.calls = 0
+
+    model_id = "bench/instant"
+    dimension = 384
+
+    @property
+    def max_chars(self) -> int:
+        return self._model.max_chars
+
+    @property
+    def batch_size(self) -> int:
+        return self._model.batch_size
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        self.calls += 1
+        return [[1.0] + [0.0] * (self.dimension - 1) for _ in texts]
+
+    async def embed_query(self, text: str) -> list[float]:
+        return [1.0] + [0.0] * (self.dimension - 1)
+
+
+def request_for(url: str, run_id: str) -> tuple[RepoUpdated, FileRecencyComputed]:
+    repo = RepoRef.for_url(url)
+    request = RepoUpdated(
+        event_id=event_id_for(RepoUpdated, run_id), run_id=run_id, occurred_at=utc_now_iso(), repo=repo
+    )
+    recency = FileRecencyComputed(
+        event_id=event_id_for(FileRecencyComputed, run_id),
+        run_id=run_id,
+        occurred_at=utc_now_iso(),
+        repo=repo,
+        request=request,
+        status="skipped",
+    )
+    return request, recency
+
+
+def timed(work: dict[str, float], name: str, started: float) -> None:
+    work[name] = time.perf_counter() - started
+
+
+def floor_parts(home: Path, url: str, embedder: LocalMiniLM, rules: DiscoveryRules) -> dict[str, float]:
+    """Each unavoidable part alone, from an empty mirror cache (the scroll is timed later)."""
+    parts: dict[str, float] = {}
+    mirrors = RepoMirror(home / "mirrors-floor")
+    source = RepoSource(url=url)
+    started = time.perf_counter()
+    state = mirrors.sync(source)
+    timed(parts, "clone", started)
+    started = time.perf_counter()
+    read_recency(Path(state.path), state.head_sha, env=os.environ)
+    timed(parts, "recency scan", started)
+    started = time.perf_counter()
+    entries = [entry for entry in mirrors.list_tree(source, state.head_sha) if rules.wants_path(entry.path)]
+    timed(parts, "ls-tree", started)
+    started = time.perf_counter()
+    blobs = mirrors.read_blobs(source, [entry.blob_sha for entry in entries], rules.max_file_bytes)
+    sparse_texts: list[str] = []
+    for entry in entries:
+        data = blobs.get(entry.blob_sha)
+        if data is None or content_skip_reason(data, rules.max_file_bytes):
+            continue
+        chunks = build_chunks(entry.path, decode_source(data), max_chars=embedder.max_chars)
+        sparse_texts.extend(chunk.sparse_text for chunk in chunks)
+    timed(parts, "read + parse", started)
+    started = time.perf_counter()
+    SparseEncoder().encode_documents(sparse_texts)
+    timed(parts, "sparse", started)
+    return parts
+
+
+async def first_phase(
+    home: Path, name: str, url: str, embedder: object, rules: DiscoveryRules
+) -> tuple[IndexerDeps, ChunksIndexed, float]:
+    """Recency scan + index run (payloads and sparse) + the selector's scroll, from an empty cache."""
+    settings = IndexerSettings(mirrors_dir=home / f"mirrors-{name}", store_path=home / f"qdrant-{name}", rules=rules)
+    model = embedder  # the store is named after the model, as in production
+    store = EdgeChunkStore(
+        settings.store_path,
+        collection_name(model.model_id, model.dimension),  # type: ignore[attr-defined]
+        model.dimension,  # type: ignore[attr-defined]
+    )
+    deps = IndexerDeps(settings=settings, store=store, embedder=model, mirrors=RepoMirror(settings.mirrors_dir))  # type: ignore[arg-type]
+    request, recency = request_for(url, f"bench-{name}")
+    started = time.perf_counter()
+    state = deps.mirrors.sync(RepoSource(url=url))
+    read_recency(Path(state.path), state.head_sha, env=os.environ)
+    indexed = await index_repository(request, recency, deps)
+    sum(1 for _ in store.scroll_payloads(request.repo.repo_key))
+    return deps, indexed, time.perf_counter() - started
+
+
+async def main(args: argparse.Namespace, url: str) -> None:
+    model = LocalMiniLM()
+    await model.load()
+    rules = DiscoveryRules(root=args.root)
+    with tempfile.TemporaryDirectory(prefix="sextant-bench-tta-") as tmp:
+        home = Path(tmp)
+        parts = await asyncio.to_thread(floor_parts, home, url, model, rules)
+        deps, indexed, to_analysis = await first_phase(home, "model", url, model, rules)
+        started = time.perf_counter()
+        sum(1 for _ in deps.store.scroll_payloads(indexed.repo.repo_key))
+        parts["scroll"] = time.perf_counter() - started
+        instant = InstantEmbedder(model)
+        instant_deps, instant_indexed, instant_to_analysis = await first_phase(home, "instant", url, instant, rules)
+
+        texts = [dense_text_of(chunk.payload) for chunk in deps.store.scroll_missing_dense(indexed.repo.repo_key)]
+        sample = random.Random(7).sample(texts, min(args.model_sample, len(texts)))
+        started = time.perf_counter()
+        await model.embed(sample)
+        model_rate = len(sample) / (time.perf_counter() - started)
+
+        started = time.perf_counter()
+        [embedded] = await on_chunks_indexed(indexed, DenseStage(store=deps.store, embedder=model))
+        dense_seconds = time.perf_counter() - started
+        started = time.perf_counter()
+        await model.embed(sample)
+        model_rate = (model_rate + len(sample) / (time.perf_counter() - started)) / 2
+        started = time.perf_counter()
+        await on_chunks_indexed(instant_indexed, DenseStage(store=instant_deps.store, embedder=instant))
+        instant_dense = time.perf_counter() - started
+
+        calls_before = model.calls
+        request, recency = request_for(url, "bench-again")
+        started = time.perf_counter()
+        again = await index_repository(request, recency, deps)
+        [again_dense] = await on_chunks_indexed(again, DenseStage(store=deps.store, embedder=model))
+        again_seconds = time.perf_counter() - started
+        again_calls = model.calls - calls_before
+        deps.store.close()
+        instant_deps.store.close()
+
+    floor = sum(parts.values())
+    model_alone = len(texts) / model_rate
+    full = to_analysis + dense_seconds
+    print(f"repository            {args.repo} (root: {args.root or '/'})")
+    print(f"files / chunks        {indexed.files_added:,} files, {indexed.chunks_upserted:,} chunks")
+    print("floor parts           " + ", ".join(f"{name} {seconds:.2f} s" for name, seconds in parts.items()))
+    print(f"floor (sum)           {floor:.2f} s")
+    print(f"time to analysis      {to_analysis:.2f} s = {to_analysis / floor:.2f}x the floor (target <= 1.3)")
+    print(
+        f"  instant embedder    {instant_to_analysis:.2f} s; model run / instant run = "
+        f"{to_analysis / instant_to_analysis:.2f}x (target <= 1.5)"
+    )
+    print(
+        f"dense phase           {dense_seconds:.1f} s for {embedded.points_embedded:,} vectors; model alone "
+        f"{model_alone:.1f} s ({model_rate:.1f} texts/s) -> {dense_seconds / model_alone:.3f}x (target <= 1.05); "
+        f"instant-embedder pass {instant_dense:.2f} s"
+    )
+    print(f"vectors complete      {full:.1f} s after the start ({embedded.complete=})")
+    print(
+        f"no-change re-run      {again_seconds:.2f} s = {100 * again_seconds / full:.2f}% of the full run "
+        f"(target <= 1%); {again.files_unchanged:,} unchanged, {again_calls} embedding calls, "
+        f"{again_dense.points_embedded} vectors written"
+    )
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repo", required=True, help="path of a (bare) git repository to index")
+    parser.add_argument("--root", default=None, help="INDEX_ROOT: index only this folder")
+    parser.add_argument("--model-sample", type=int, default=256, help="dense texts timed on the bare model")
+    arguments = parser.parse_args()
+    asyncio.run(main(arguments, Path(arguments.repo).absolute().as_uri()))
