@@ -9,7 +9,7 @@ from sextant.bootstrap import bootstrap, declared_services, embedded_services, p
 from sextant.cli.asyncapi_doc import asyncapi_document
 from sextant.contracts import AnyEvent, FileRecencyComputed, RepoUpdated, event_name
 
-PIPELINE = ["recency-scanner", "indexer", "selector", "analyzer"]
+PIPELINE = ["recency-scanner", "indexer", "embedder", "selector", "analyzer"]
 
 
 def test_the_five_services_are_declared_in_pipeline_order() -> None:
@@ -38,7 +38,7 @@ def test_the_stage_table_comes_from_the_declarations() -> None:
 def test_pipeline_order_follows_the_events_not_the_names() -> None:
     by_name = {d.name: d for d in declared_services()}
     shuffled = [by_name["analyzer"], by_name["selector"], by_name["indexer"], by_name["recency-scanner"]]
-    assert [d.name for d in pipeline_order(shuffled)] == PIPELINE
+    assert [d.name for d in pipeline_order(shuffled)] == [name for name in PIPELINE if name != "embedder"]
     assert pipeline_order(shuffled)[0].consumes is RepoUpdated
 
 

@@ -71,7 +71,7 @@ async def test_an_agent_session_over_stdio(tmp_path: Path) -> None:
     assert last_message.startswith("analysis.completed")
 
     assert "Code is authoritative" in found["trust"]
-    assert found["mode"] == "hybrid"
+    assert found["mode"] in ("hybrid", "sparse")  # dense vectors follow the analysis (ChunksEmbedded)
     assert found["hits"][0]["symbol"] == "check_password"
     assert found["hits"][0]["age"].endswith("ago")
 
