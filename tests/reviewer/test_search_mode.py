@@ -6,8 +6,6 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-import qdrant_edge as qe
-
 from sextant.chunkstore import ChunkPayload, ChunkPoint, point_id
 from sextant.chunkstore.edge_store import EdgeChunkStore
 from sextant.contracts import RepoRef, ReviewRequested, event_id_for, utc_now_iso
@@ -70,12 +68,12 @@ def write_full_point(base: Path, chunk: ChunkPayload) -> None:
 
 def write_sparse_only_point(base: Path, chunk: ChunkPayload) -> None:
     # What the indexer stores before its dense pass: the payload and the sparse vector alone.
-    shard = qe.EdgeShard.load(str(base / COLLECTION))
-    [sparse] = SparseEncoder().encode_documents([chunk.text])
-    fields = {name: getattr(chunk, name) for name in chunk.__struct_fields__ if name != "annotations"}
-    point = qe.Point(str(uuid.uuid4()), {"sparse": qe.SparseVector(sparse.indices, sparse.values)}, fields)
-    shard.update(qe.UpdateOperation.upsert_points([point]))
-    shard.close()
+    store = EdgeChunkStore(base, COLLECTION, LetterEmbedder.dimension)
+    try:
+        [sparse] = SparseEncoder().encode_documents([chunk.text])
+        store.upsert([ChunkPoint(id=str(uuid.uuid4()), dense=None, sparse=sparse, payload=chunk)])
+    finally:
+        store.close()
 
 
 async def review(base: Path, tmp_path: Path) -> Any:
