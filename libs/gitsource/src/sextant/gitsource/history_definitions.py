@@ -21,6 +21,7 @@ at all (its old blobs would have to be fetched): the result says so.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import time
 from collections.abc import Collection, Iterable
@@ -123,6 +124,8 @@ class PastDefinition:
     """The commit whose diff drops the definition (None when the search could not tell)."""
     added_by_removal: tuple[str, ...] = ()
     """Names the removing commit defined (candidates for the replacement), in diff order."""
+    defined: bool = True
+    """False when the code only used the name (a parameter, a key, a build tag) without defining it."""
 
 
 @dataclass
@@ -150,6 +153,11 @@ def definition_pattern(name: str, path: str) -> re.Pattern[str]:
         A compiled pattern matching a defining line.
     """
     return _pattern(name, path.rsplit(".", 1)[-1].lower() if "." in path else "")
+
+
+@cache
+def _word_pattern(name: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
 
 
 @cache
@@ -251,16 +259,20 @@ def _newest_definitions(
     refs = dict(samples)
     wanted = set(names)
     best: dict[str, tuple[PastDefinition, int]] = {}
+    named: dict[str, tuple[PastDefinition, int]] = {}
     for tree, path, line, text in hits:
         index = order.get(tree)
         if index is None or _is_test_or_sample(path):
             continue
         for word in wanted.intersection(re.findall(r"[A-Za-z_$][\w$]*", text)):
-            if word in best and best[word][1] <= index:
-                continue
+            found = PastDefinition(word, path, line, text.strip()[:200], refs[tree])
             if definition_pattern(word, path).search(text):
-                best[word] = (PastDefinition(word, path, line, text.strip()[:200], refs[tree]), index)
-    return best
+                if word not in best or index < best[word][1]:
+                    best[word] = (found, index)
+            elif word not in named or index < named[word][1]:
+                named[word] = (dataclasses.replace(found, defined=False), index)
+    # A name the code used (a parameter, a build tag, a key) but never defined: weaker, still ours.
+    return {**{word: value for word, value in named.items() if word not in best}, **best}
 
 
 def _is_test_or_sample(path: str) -> bool:
@@ -312,24 +324,14 @@ def _attribute_removals(
         for name, (found, _) in definitions.items():
             if name in removals:
                 continue
-            pattern = definition_pattern(name, found.path)
+            pattern = definition_pattern(name, found.path) if found.defined else _word_pattern(name)
             if any(pattern.search(line) for line in removed) and not any(pattern.search(line) for line in added):
                 removals[name] = commit
     added_by = _added_definitions(repo, {c.sha for c in removals.values()}, search, max_bytes)
     for name, commit in removals.items():
         found, index = definitions[name]
-        definitions[name] = (
-            PastDefinition(
-                found.name,
-                found.path,
-                found.line,
-                found.text,
-                found.seen_at,
-                removed_by=commit,
-                added_by_removal=tuple(n for n in added_by.get(commit.sha, ()) if n != name),
-            ),
-            index,
-        )
+        kept = tuple(n for n in added_by.get(commit.sha, ()) if n != name)
+        definitions[name] = (dataclasses.replace(found, removed_by=commit, added_by_removal=kept), index)
 
 
 def commit_diffs(log: str) -> Iterable[tuple[CommitRef, list[str], list[str]]]:

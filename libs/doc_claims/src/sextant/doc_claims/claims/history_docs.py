@@ -9,7 +9,7 @@ from pathlib import PurePosixPath
 _HISTORY_FILE = re.compile(r"^(?:changelog|changes|history|news|release[-_ ]?notes?|releases?)\b", re.I)
 # Upgrade guides tell how the old API maps to the new one: their names are history by design.
 _UPGRADE_GUIDE = re.compile(
-    r"(?:^|[-_ ])(?:migrat\w*|upgrad\w*|porting|whats[-_]?new|what[-_]s[-_]new)(?:[-_ .]|$)", re.I
+    r"(?:^|[-_ ])(?:migrat\w*|upgrad\w*|porting|switching|whats[-_]?new|what[-_]s[-_]new)(?:[-_ .]|$)", re.I
 )
 _VERSION_FOLDER = re.compile(r"^v(\d+)(?:\.x)?$", re.I)
 # Folders of test fixtures and generated expectations: text shaped like docs, never read as docs.

@@ -201,6 +201,14 @@ THIRD_PARTY_ENV_NAMES = _words(
     """
 )
 
+# Classes every JavaScript or Python program has: `Promise.all`, `Object.keys` are the language's.
+LANGUAGE_CLASSES = _words(
+    """
+    Array ArrayBuffer BigInt Boolean Buffer DataView Date Error EventEmitter Function Intl JSON Map Math Number
+    Object Promise Proxy Reflect RegExp Set String Symbol TypeError URL URLSearchParams WeakMap WeakSet
+    """
+)
+
 # Words that, next to a literal, say it names a piece of code ("the `login` function").
 CODE_NOUNS = _words(
     """

@@ -18,7 +18,12 @@ from typing import Literal, Protocol
 from sextant.doc_claims.claims import name_shapes as shapes
 from sextant.doc_claims.claims.claim import Claim
 from sextant.doc_claims.claims.history_docs import is_history_doc
-from sextant.doc_claims.claims.known_names import THIRD_PARTY_ENV_NAMES, THIRD_PARTY_ENV_PREFIXES, WELL_KNOWN_FILES
+from sextant.doc_claims.claims.known_names import (
+    LANGUAGE_CLASSES,
+    THIRD_PARTY_ENV_NAMES,
+    THIRD_PARTY_ENV_PREFIXES,
+    WELL_KNOWN_FILES,
+)
 from sextant.doc_claims.judging.code_facts import CodeFacts, Site, SymbolSite
 from sextant.doc_claims.judging.finding import ClaimFinding, ClaimStatus
 from sextant.doc_claims.judging.index_coverage import has_no_extension, index_can_hold, unindexed_hidden_folder
@@ -36,6 +41,9 @@ class Resolution:
     """The file or folder the claim resolved to."""
     absent_name: str | None = None
     """The simple name looked for and not found at the head (history may know it)."""
+    absent_is_class: bool = False
+    """The absent name is a qualifier used as a class (`SyncSession` of `SyncSession.refresh`): only a
+    past class definition counts."""
     absent_scope: str | None = None
     """The module it had to be in (`acme.session`), when the doc qualified it with one."""
     site: SymbolSite | None = None
@@ -271,11 +279,15 @@ def _resolve_symbol(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR0
         return Resolution(_absent(claim), lookup.evidence, absent_name=last, absent_scope=lookup.module)
     if "." in name and (unknown := _unknown_root(name, facts)) is not None:
         # `SyncSession.refresh` when nothing at the head is called SyncSession: the bare `refresh`
-        # elsewhere proves nothing; history may show the qualifier was ours (then it is stale).
+        # elsewhere proves nothing; history may show the qualifier was a class of ours (then it is
+        # stale). A lower-case root (`err.status`, `string.Template`) is a variable or a module of
+        # someone else's: not looked up.
+        class_like = shapes.CAMEL.match(unknown) is not None and unknown not in LANGUAGE_CLASSES
         return Resolution(
             "unverifiable",
             f"{unknown} is not a package or symbol of this repository (another library?)",
-            absent_name=unknown,
+            absent_name=unknown if class_like else None,
+            absent_is_class=class_like,
         )
     if last in facts.symbols:
         sites = facts.symbols[last]
@@ -300,7 +312,7 @@ def _resolve_symbol(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR0
 def _unknown_root(name: str, facts: CodeFacts) -> str | None:
     """The first segment of a dotted name when the head knows nothing by that name, else None."""
     root = name.split(".", 1)[0]
-    known = root in facts.packages or root in facts.symbols or root in facts.identifiers or root in facts.modules
+    known = root in facts.packages or root in facts.symbols or root in facts.modules or root in facts.bound_anywhere
     return None if known else root
 
 
@@ -311,8 +323,8 @@ def _resolve_env(claim: Claim, facts: CodeFacts) -> Resolution:
     if name.startswith(THIRD_PARTY_ENV_PREFIXES) or name in THIRD_PARTY_ENV_NAMES or shapes.is_placeholder(name):
         return Resolution("unverifiable", f"{name} is not in the indexed code; platforms and tools read it")
     if claim.explicit:
-        return Resolution("contradicted", f"{name} appears nowhere in the indexed code")
-    return Resolution("unverifiable", f"{name} is not in the indexed code")
+        return Resolution("contradicted", f"{name} appears nowhere in the indexed code", absent_name=name)
+    return Resolution("unverifiable", f"{name} is not in the indexed code", absent_name=name)
 
 
 def _program(command: str, facts: CodeFacts) -> tuple[str, str | None] | None:
@@ -347,7 +359,8 @@ def _resolve_cli(claim: Claim, facts: CodeFacts) -> Resolution:
     if claim.command is None:
         if (site := _command_site(words[0], facts)) is not None:
             return Resolution("verified", f"command {words[0]} appears in {_where(site)}", site.path)
-        return Resolution(_absent(claim), f"no command {words[0]} in the indexed code")
+        # "the `fab` command": only the repository's declared programs are held to the code.
+        return Resolution("unverifiable", f"no program or command {words[0]} of this repository")
     program = _program(claim.command, facts)
     if program is None:
         return Resolution("unverifiable", f"{claim.command} is not a command of the indexed code (another tool?)")
@@ -381,5 +394,5 @@ def _resolve_config_key(claim: Claim, facts: CodeFacts) -> Resolution:
     if len(parts) > 1 and all(sites) and last is not None:
         return Resolution("verified", f"keys {', '.join(parts)} appear in the code ({_where(last)})", last.path)
     if claim.explicit:
-        return Resolution("contradicted", f"no key {key} in the indexed code")
-    return Resolution("unverifiable", f"{key} is not in the indexed code")
+        return Resolution("contradicted", f"no key {key} in the indexed code", absent_name=key)
+    return Resolution("unverifiable", f"{key} is not in the indexed code", absent_name=key)

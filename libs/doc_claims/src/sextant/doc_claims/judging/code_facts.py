@@ -88,6 +88,8 @@ class CodeFacts:
     """Code file → names it binds besides its definitions: top-level assignments and imports, class
     attributes and fields, `self.x = …`, `__all__` entries, JavaScript exports (what a module or a
     class may be said to have, without counting every word of its text)."""
+    bound_anywhere: frozenset[str] = frozenset()
+    """Every name any code file binds (the union of file_bindings)."""
     star_exports: frozenset[str] = frozenset()
     """Code files that re-export whole modules (`from x import *`, `export * from`): any name may be theirs."""
     class_bases: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
@@ -226,6 +228,7 @@ class CodeFactsCollector:
             class_bases=dict(self._bases),
             star_exports=frozenset(self._star_exports),
             file_bindings={path: frozenset(names) for path, names in self._bindings.items()},
+            bound_anywhere=frozenset().union(*self._bindings.values()),
             import_modules=self._import_modules(),
             signatures={key: tuple(value) for key, value in self._signatures.items()},
             whole_tree=self._whole_tree,
@@ -318,6 +321,7 @@ def bound_names(text: str) -> set[str]:
         The names.
     """
     names = {next(g for g in match.groups() if g) for match in _BINDING.finditer(text)}
+    text = text.replace("\\\n", " ")  # `from .signals import a, \` continues on the next line
     for match in _IMPORT_LINE.finditer(text):
         for part in match.group(1).strip("()").replace("\n", ",").split(","):
             words = part.split()

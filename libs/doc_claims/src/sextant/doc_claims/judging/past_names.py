@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import re
 
 from sextant.doc_claims.claims.claim import Claim
 from sextant.doc_claims.judging.checking import Resolution
@@ -20,6 +21,8 @@ from sextant.doc_claims.judging.code_facts import CodeFacts
 from sextant.doc_rules import calendar_day
 from sextant.gitsource.history_definitions import DefinitionSearch, PastDefinition
 
+_CLASS_DEFINITION = re.compile(r"^(?:export\s+)?(?:default\s+)?(?:abstract\s+)?(?:class|type|struct|interface)\s")
+_LOOKED_UP = frozenset({"symbol", "env", "config_key"})
 _CLOSE_TO_ADDED = 0.5
 _CLOSE_TO_CURRENT = 0.85
 _MAX_NEAREST_POOL = 50_000
@@ -39,7 +42,7 @@ def absent_names(judged: list[tuple[Claim, Resolution]]) -> set[str]:
     return {
         resolution.absent_name
         for claim, resolution in judged
-        if resolution.absent_name and claim.kind == "symbol" and resolution.status != "verified"
+        if resolution.absent_name and claim.kind in _LOOKED_UP and resolution.status != "verified"
     }
 
 
@@ -59,7 +62,7 @@ def revise_with_past_names(
     revised = []
     for claim, resolution in judged:
         name = resolution.absent_name
-        if not name or claim.kind != "symbol" or resolution.status == "verified" or name not in search.searched:
+        if not name or claim.kind not in _LOOKED_UP or resolution.status == "verified" or name not in search.searched:
             revised.append((claim, resolution))
             continue
         past = search.found.get(name)
@@ -67,12 +70,16 @@ def revise_with_past_names(
             past = None  # defined once, but elsewhere than the module the doc names
         if past is not None and past.removed_by is None:
             past = None  # no commit after it drops the definition: it may still be there in another form
+        if past is not None and not past.defined and name in facts.identifiers:
+            past = None  # only ever used, and still used today: not gone
+        if past is not None and resolution.absent_is_class and not _CLASS_DEFINITION.match(past.text):
+            past = None  # the doc uses it as a class; what the code once had by that name was not one
         if past is not None:
             revised.append((claim, _removed(resolution, past, facts)))
         elif resolution.status == "contradicted" and resolution.absent_scope:
             # `acme.session.Name`: the doc is firm that our module holds it, history or not.
             revised.append((claim, resolution))
-        elif resolution.status == "contradicted" and (near := near_name(name, facts)) is not None:
+        elif claim.kind == "symbol" and resolution.status == "contradicted" and (near := near_name(name, facts)):
             # Never defined, but one letter or word away from one of ours: a slip of the doc's.
             evidence = f"{resolution.evidence}; never defined in this repository's history; did you mean {near}?"
             revised.append((claim, dataclasses.replace(resolution, evidence=evidence, replacement=near)))
@@ -114,9 +121,9 @@ def _removed(resolution: Resolution, past: PastDefinition, facts: CodeFacts) -> 
     replacement = replacement_for(past.name, past.added_by_removal, facts)
     if past.removed_by is not None:
         day = calendar_day(past.removed_by.day) or "an unknown day"
+        verb = "defined" if past.defined else "named"
         evidence = (
-            f"defined in {past.path} until {day}; removed by {past.removed_by.sha[:7]} "
-            f"'{past.removed_by.subject[:100]}'"
+            f"{verb} in {past.path} until {day}; removed by {past.removed_by.sha[:7]} '{past.removed_by.subject[:100]}'"
         )
         removed_by = f"{past.removed_by.sha[:7]} {past.removed_by.subject[:100]}"
     else:
