@@ -8,6 +8,23 @@ from pathlib import Path
 
 import pytest
 
+REAL_BUS_FIXTURES = frozenset({"sextant", "sextant_env", "nats_url", "embedded_nats", "nats_server"})
+"""Fixtures that start a real nats-server (directly, or through the `sextant` command)."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test that runs a real nats-server ``bus``, so `make test-fast` can leave them out.
+
+    A test is on the bus when its module uses ``EmbeddedNats`` or it asks for a fixture that starts
+    a server (see REAL_BUS_FIXTURES); a test may also say so itself with ``@pytest.mark.bus``.
+    """
+    for item in items:
+        module = getattr(item, "module", None)
+        uses_server = module is not None and hasattr(module, "EmbeddedNats")
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if uses_server or fixtures & REAL_BUS_FIXTURES:
+            item.add_marker(pytest.mark.bus)
+
 
 class GitRepo:
     """A real git repository in a temp folder, with commits at chosen dates."""

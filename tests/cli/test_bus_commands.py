@@ -100,20 +100,28 @@ def test_publishing_a_url_with_credentials_is_refused() -> None:
 def test_events_follow_prints_new_events_as_they_arrive(
     sextant: SextantRunner, sextant_env: dict[str, str], tmp_path: Path
 ) -> None:
-    with EmbeddedNats(tmp_path / "nats") as server:
+    # No step waits on a clock: each read blocks until the follower prints, and the second event is
+    # published only after the first line proves the follower is subscribed (the overall pytest
+    # timeout is the only bound, so a loaded machine is slower, never wrong).
+    errors = tmp_path / "follower.stderr"
+    with EmbeddedNats(tmp_path / "nats") as server, errors.open("w") as error_file:
         env = {**sextant_env, "NATS_URL": server.url}
         sextant("publish", "repo-updated", "https://github.com/acme/one.git", NATS_URL=server.url)
         follower = subprocess.Popen(
             [sys.executable, "-m", "sextant.cli", "events", "--follow", "--subject", "sextant.repo.updated.*"],
-            env=env, stdout=subprocess.PIPE, text=True,
+            env=env, stdout=subprocess.PIPE, stderr=error_file, text=True,
         )  # fmt: skip
         try:
             assert follower.stdout is not None
             first = follower.stdout.readline()
+            assert first, f"the follower exited: {errors.read_text()}"
             sextant("publish", "repo-updated", "https://github.com/acme/two.git", NATS_URL=server.url)
             second = follower.stdout.readline()
+            assert second, f"the follower exited: {errors.read_text()}"
         finally:
             follower.send_signal(signal.SIGINT)
-            follower.wait(timeout=30)
+            status = follower.wait()
     assert "github_com_acme_one" in first
     assert "github_com_acme_two" in second
+    assert status == 130, errors.read_text()  # Ctrl-C is how a follower stops: 130, no traceback
+    assert "Traceback" not in errors.read_text()
