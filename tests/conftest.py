@@ -6,7 +6,12 @@ import os
 import subprocess
 from pathlib import Path
 
+import hypothesis  # noqa: F401 — see below
 import pytest
+
+# Imported at start-up on purpose: CPython 3.11.7 can raise "AST constructor recursion depth mismatch"
+# from a compile() that runs after FastStream's TestNatsBroker has parsed source with `ast`, and
+# hypothesis's plugin otherwise imports (and pytest rewrites) its modules only in the final summary.
 
 REAL_BUS_FIXTURES = frozenset({"sextant", "sextant_env", "nats_url", "embedded_nats", "nats_server"})
 """Fixtures that start a real nats-server (directly, or through the `sextant` command)."""

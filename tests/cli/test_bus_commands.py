@@ -73,6 +73,7 @@ def test_up_hosts_the_services_and_other_commands_find_it(
         indexed = json.loads(sextant("index", str(repo), "--json").stdout)
         assert indexed["files_added"] == 1
         assert json.loads(record.read_text())["pid"] == up.pid
+        assert record.stat().st_mode & 0o777 == 0o600  # the runtime record is the owner's alone
     finally:
         up.send_signal(signal.SIGINT)
         assert up.wait(timeout=60) == 0

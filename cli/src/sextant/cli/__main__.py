@@ -1,5 +1,5 @@
 """``python -m sextant.cli`` is the ``sextant`` command."""
 
-from sextant.cli.main import app
+from sextant.cli.main import run
 
-app()
+run()

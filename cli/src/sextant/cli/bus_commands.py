@@ -3,22 +3,23 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import sys
 from pathlib import Path
 from typing import Annotated
 
-import msgspec
 import typer
 
 from sextant.bus import wait_for_stop_signal
 from sextant.cli.describe import summarize
-from sextant.cli.publishing import build_repo_updated, repo_updated_from_json
 from sextant.cli.runtime import open_session
 from sextant.cli.tracing_setup import continued_trace
-from sextant.contracts import encode_event, event_json_schema, event_name
+from sextant.cli.usage_problem import UsageError
+from sextant.config import env_str
+from sextant.contracts import Event, encode_event, event_json_schema, event_name
+from sextant.publish import RequestError, fitting_request, repo_updated_parser, request_from_arguments
+from sextant.publish.main import dry_run_description
 
 publish_app = typer.Typer(help="Publish a request event (what CI runs).", no_args_is_help=True)
 
@@ -48,57 +49,56 @@ async def _up() -> None:
     typer.echo("sextant stopped.", err=True)
 
 
-@publish_app.command("repo-updated")
-def publish_repo_updated(
-    url: Annotated[str | None, typer.Argument(help="Repository URL or local path.")] = None,
-    *,
-    branch: Annotated[str | None, typer.Option(help="Branch (default: the repository's default).")] = None,
-    provider: Annotated[str, typer.Option(help="github, gitlab, bitbucket or generic.")] = "generic",
-    head_sha: Annotated[str | None, typer.Option(help="Head commit of the branch.")] = None,
-    head_commit_date: Annotated[str | None, typer.Option(help="ISO 8601 date of the head commit.")] = None,
-    changed: Annotated[
-        list[str] | None,
-        typer.Option("--changed", help="A changed path (repeat): incremental run."),
-    ] = None,
-    removed: Annotated[list[str] | None, typer.Option("--removed", help="A removed path (repeat).")] = None,
-    force: Annotated[bool, typer.Option(help="Re-index every file even if unchanged.")] = False,
-    run_id: Annotated[
-        str | None, typer.Option(help="Run id (default: derived from the request when --head-sha is given).")
-    ] = None,
-    from_json: Annotated[
-        Path | None, typer.Option("--from-json", help="Read the request from a JSON file ('-' = stdin).")
-    ] = None,
-) -> None:
-    """Publish a RepoUpdated: the event a CI job sends after a merge."""
-    if from_json is not None:
-        data = sys.stdin.buffer.read() if str(from_json) == "-" else from_json.read_bytes()
-        event = repo_updated_from_json(data)
-    elif url:
-        event = build_repo_updated(
-            url,
-            provider=provider,
-            branch=branch,
-            head_sha=head_sha,
-            head_commit_date=head_commit_date,
-            changed_paths=list(changed) if changed else None,
-            removed_paths=list(removed) if removed else None,
-            force=force,
-            run_id=run_id,
-        )
-    else:
-        raise typer.BadParameter("give a repository URL/path or --from-json")
+@publish_app.command(
+    "repo-updated",
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []},
+    add_help_option=False,
+)
+def publish_repo_updated(ctx: typer.Context) -> None:
+    """Publish a RepoUpdated: the event a CI job sends after a push (flags: --help).
+
+    The flags are the CI publisher's (``sextant-publish repo-updated``), parsed by the same code.
+    """
+    arguments = repo_updated_parser("sextant publish repo-updated").parse_args(ctx.args)
+    try:
+        event, widened = fitting_request(request_from_arguments(arguments))
+    except RequestError as error:
+        raise UsageError(str(error)) from None
+    if arguments.dry_run:
+        typer.echo(dry_run_description(event))
+        return
     fresh = asyncio.run(_publish(event))
+    note = " (sent as a full run: the path lists were too large for one message)" if widened else ""
     typer.echo(
-        f"published {event_name(type(event))} for {event.repo.repo_key} run {event.run_id}"
+        f"published {event_name(type(event))} for {event.repo.repo_key} run {event.run_id}{note}"
         + ("" if fresh else " (duplicate: already in the stream)")
     )
 
 
-async def _publish(event: msgspec.Struct) -> bool:
+def running_unattended(env: dict[str, str]) -> bool:
+    """Whether this looks like CI (``CI`` set, or no terminal on standard input).
+
+    Args:
+        env: The environment.
+
+    Returns:
+        True when nobody would notice an event going into a throwaway embedded store.
+    """
+    ci = env_str(env, "CI")
+    return (ci is not None and ci.lower() not in {"0", "false", "no"}) or not sys.stdin.isatty()
+
+
+async def _publish(event: Event) -> bool:
     env = dict(os.environ)
-    async with open_session(env) as session:
+    async with open_session(env, embedded=not running_unattended(env)) as session:
+        if session.embedded:
+            typer.echo(
+                f"sextant: no NATS_URL and no `sextant up` here: stored in the embedded stream of {session.home}; "
+                "`sextant up` there will process it",
+                err=True,
+            )
         with continued_trace(env):
-            return await session.bus.publish(event)  # type: ignore[arg-type]
+            return await session.bus.publish(event)
 
 
 def events(
@@ -108,8 +108,7 @@ def events(
     subject: Annotated[str, typer.Option(help="Subject filter, e.g. 'sextant.analysis.completed.*'.")] = "sextant.>",
 ) -> None:
     """Print the event stream: who asked for what, what each stage produced, and when."""
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(_events(subject, follow=follow, as_json=as_json))
+    asyncio.run(_events(subject, follow=follow, as_json=as_json))
 
 
 async def _events(subject: str, *, follow: bool, as_json: bool) -> None:

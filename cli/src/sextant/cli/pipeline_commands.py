@@ -12,6 +12,7 @@ import typer
 
 from sextant.analyzer.previous_outputs import StreamOutputs
 from sextant.bus import Bus
+from sextant.cli.local_repository import check_local_repository
 from sextant.cli.publishing import build_repo_updated, normalize_repo_location
 from sextant.cli.run_watch import RunFailedError, await_result
 from sextant.cli.runtime import open_session
@@ -96,6 +97,7 @@ def index(
     as_json: JsonOption = False,
 ) -> None:
     """Index a repository (recency scan, then incremental indexing) and print what changed."""
+    check_local_repository(repo, branch=branch)
     request = build_repo_updated(repo, provider=provider, branch=branch, force=force, run_id=new_run_id())
     # Returns once the dense vectors are written too (ChunksEmbedded), so search and review see everything.
     result = run_to(request, ChunksIndexed, quiet=as_json, then=ChunksEmbedded)
@@ -116,6 +118,7 @@ def analyze(
     as_json: JsonOption = False,
 ) -> None:
     """Scan, index, select and analyse a repository; print the seven-section analysis."""
+    check_local_repository(repo, branch=branch)
     request = build_repo_updated(repo, provider=provider, branch=branch, run_id=new_run_id())
     result = run_to(request, AnalysisCompleted, quiet=as_json, then=SummaryCompleted)
     if result.unchanged_since and not as_json:
@@ -162,7 +165,8 @@ def review(
     base: Annotated[str | None, typer.Option(help="Base ref (e.g. main).")] = None,
     head: Annotated[str | None, typer.Option(help="Head ref (e.g. a feature branch).")] = None,
     diff_file: Annotated[
-        Path | None, typer.Option("--diff", help="Review this unified diff file instead of refs.")
+        Path | None,
+        typer.Option("--diff", help="Review this unified diff file instead of refs.", exists=True, dir_okay=False),
     ] = None,
     title: Annotated[str, typer.Option(help="Title of the change.")] = "",
     description: Annotated[str, typer.Option(help="Description of the change.")] = "",
@@ -173,7 +177,9 @@ def review(
     """Review a change (base..head, or a diff file) with recency-aware context; print the review."""
     if diff_file is None and not (base and head):
         raise typer.BadParameter("give --base and --head, or --diff FILE")
-    repo_ref = RepoRef.for_url(normalize_repo_location(repo), provider=provider)
+    location = normalize_repo_location(repo)  # refuses a URL with credentials before anything is sent
+    check_local_repository(repo, refs=[ref for ref in (base, head) if ref and diff_file is None])
+    repo_ref = RepoRef.for_url(location, provider=provider)
     run_id = new_run_id()
     request = ReviewRequested(
         event_id=event_id_for(ReviewRequested, run_id),

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
+import logging
 import os
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
@@ -14,15 +16,20 @@ from sextant.bootstrap import Adapters, bootstrap
 from sextant.bus import Bus, EmbeddedNats, build_broker, start_routers
 from sextant.cli.home_lock import HomeBusyError, HomeLock
 from sextant.cli.services import all_services
+from sextant.cli.usage_problem import UsageError
 from sextant.config import env_str, redacted_url, sextant_home
 
 RUNTIME_FILE = "runtime.json"
+BUS_CONNECTION_LOGGER = "sextant.bus.broker"
+"""The logger the bus reports connection errors, disconnects and reconnects on."""
+NATS_CONNECT_DEADLINE_SECONDS = 8.0
+"""How long a command tries to reach NATS before saying it cannot (a person is waiting)."""
 
 RuntimeKind = Literal["up", "command"]
 """``up``: a long-lived `sextant up` other commands attach to; ``command``: one command's own run."""
 
 
-class RunInProgressError(RuntimeError):
+class RunInProgressError(UsageError):
     """Another command hosts this SEXTANT_HOME's embedded runtime for its own run."""
 
 
@@ -111,6 +118,37 @@ def _busy_message(home: Path) -> str:
     )
 
 
+async def _close_quietly(bus: Bus) -> None:
+    """Close the bus; the client reports an intentional close as a disconnect, which is not news."""
+    connection_log = logging.getLogger(BUS_CONNECTION_LOGGER)
+    level = connection_log.level
+    connection_log.setLevel(max(level, logging.ERROR))
+    try:
+        await bus.close()
+    finally:
+        connection_log.setLevel(level)
+
+
+async def _connect(bus: Bus, url: str) -> None:
+    """Connect within a deadline: the client otherwise retries an unreachable server for minutes."""
+    connection_log = logging.getLogger(BUS_CONNECTION_LOGGER)
+    quiet = connection_log.level
+    # While connecting, the one line below says everything; the client's per-attempt warnings would
+    # bury it. Once connected, disconnects and reconnects are logged as usual.
+    connection_log.setLevel(max(quiet, logging.ERROR))
+    try:
+        await asyncio.wait_for(bus.connect(), NATS_CONNECT_DEADLINE_SECONDS)
+    except TimeoutError:
+        raise UsageError(
+            f"cannot reach NATS at {redacted_url(url)} within {NATS_CONNECT_DEADLINE_SECONDS:.0f} s: check NATS_URL "
+            "(or unset it to use the embedded runtime)"
+        ) from None
+    except OSError as error:
+        raise UsageError(f"cannot reach NATS at {redacted_url(url)}: {error.strerror or error}") from None
+    finally:
+        connection_log.setLevel(quiet)
+
+
 @contextlib.asynccontextmanager
 async def open_session(
     env: Mapping[str, str],
@@ -118,6 +156,7 @@ async def open_session(
     host: bool = False,
     always_host: bool = False,
     adapters: Adapters | None = None,
+    embedded: bool = True,
 ) -> AsyncIterator[Session]:
     """Connect to the bus the way every CLI command does.
 
@@ -132,12 +171,15 @@ async def open_session(
         always_host: Host the services even on an external bus (``sextant up``), and never defer
             to another ``sextant up``.
         adapters: Adapters for hosted services (default: ``bootstrap(env)``, closed at the end).
+        embedded: Whether starting the embedded runtime is acceptable (CI publishing says no: an
+            event stored in a throwaway store would be lost without anyone noticing).
 
     Yields:
         The session.
 
     Raises:
         RunInProgressError: when another command hosts this home's runtime.
+        UsageError: when the embedded runtime is needed but not acceptable, or NATS is unreachable.
     """
     home = sextant_home(env)
     url = env_str(env, "NATS_URL")
@@ -154,6 +196,11 @@ async def open_session(
             except HomeBusyError:
                 raise RunInProgressError(_busy_message(home)) from None
             stack.callback(lock.release)
+        if url is None and not embedded:
+            raise UsageError(
+                "NATS_URL is not set: point it at the NATS server your Sextant deployment consumes from "
+                "(an event published into a throwaway embedded store here would never be processed)"
+            )
         if url is None:
             server = EmbeddedNats(home / "nats")
             url = server.start()
@@ -163,13 +210,11 @@ async def open_session(
             write_runtime_record(home, url, kind="up" if always_host else "command")
             stack.callback(remove_runtime_record, home)
         bus = Bus(build_broker(url))
+        stack.push_async_callback(_close_quietly, bus)
+        await _connect(bus, url)
         if hosts:
             shared = adapters if adapters is not None else bootstrap(env)
             if adapters is None:
                 stack.callback(shared.close)
-            stack.push_async_callback(bus.close)
             await start_routers(bus, all_services(env, shared))
-        else:
-            stack.push_async_callback(bus.close)
-            await bus.connect()
         yield Session(bus=bus, url=redacted_url(url), hosts_services=hosts, home=home, embedded=server is not None)

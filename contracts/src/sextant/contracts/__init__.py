@@ -41,10 +41,14 @@ from sextant.contracts.events import (
     event_id_for,
     stage_failed,
 )
+from sextant.contracts.headers import EVENT_TYPE_HEADER, MSG_ID_HEADER, RUN_ID_HEADER, event_headers
 from sextant.contracts.subjects import STREAM_NAME, STREAM_SUBJECTS, event_name, subject_for, subject_pattern
 
 __all__ = [
     "EVENT_TYPES",
+    "EVENT_TYPE_HEADER",
+    "MSG_ID_HEADER",
+    "RUN_ID_HEADER",
     "SCHEMA_VERSION",
     "STREAM_NAME",
     "STREAM_SUBJECTS",
@@ -77,6 +81,7 @@ __all__ = [
     "TokenUsage",
     "decode_event",
     "encode_event",
+    "event_headers",
     "event_id_for",
     "event_json_schema",
     "event_name",

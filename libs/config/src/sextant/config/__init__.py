@@ -3,6 +3,7 @@
 from sextant.config.env import (
     DEFAULT_HOME_DIRNAME,
     PROVIDER_TOKEN_VARIABLES,
+    ConfigError,
     default_store_path,
     env_flag,
     env_float,
@@ -18,6 +19,7 @@ from sextant.config.tokens import TokenLookup, no_tokens, token_lookup
 __all__ = [
     "DEFAULT_HOME_DIRNAME",
     "PROVIDER_TOKEN_VARIABLES",
+    "ConfigError",
     "TokenLookup",
     "default_store_path",
     "env_flag",

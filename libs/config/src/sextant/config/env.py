@@ -8,6 +8,11 @@ from pathlib import Path
 DEFAULT_HOME_DIRNAME = ".sextant"
 """Folder (in the working directory) holding the embedded runtime's NATS store, Qdrant and caches."""
 
+
+class ConfigError(ValueError):
+    """An environment variable holds a value Sextant cannot use; the message names the variable."""
+
+
 _TRUTHY = frozenset({"1", "true", "yes", "on", "y", "t"})
 _FALSY = frozenset({"0", "false", "no", "off", "n", "f"})
 
@@ -42,7 +47,7 @@ def env_flag(env: Mapping[str, str], name: str, *, default: bool = False) -> boo
     """A boolean variable: 1/true/yes/on are true, 0/false/no/off are false; unset or empty is ``default``.
 
     Raises:
-        ValueError: for any other value, so a typo never silently flips a feature.
+        ConfigError: for any other value, so a typo never silently flips a feature.
     """
     raw = env_str(env, name)
     if raw is None:
@@ -52,7 +57,7 @@ def env_flag(env: Mapping[str, str], name: str, *, default: bool = False) -> boo
         return True
     if value in _FALSY:
         return False
-    raise ValueError(f"{name}={raw!r} is not a boolean (use true/false)")
+    raise ConfigError(f"{name}={raw!r} is not a boolean (use true or false)")
 
 
 def env_float(env: Mapping[str, str], name: str, default: float) -> float:
@@ -63,7 +68,7 @@ def env_float(env: Mapping[str, str], name: str, default: float) -> float:
     try:
         return float(raw)
     except ValueError:
-        raise ValueError(f"{name}={raw!r} is not a number") from None
+        raise ConfigError(f"{name}={raw!r} is not a number") from None
 
 
 def env_int(env: Mapping[str, str], name: str, default: int) -> int:
@@ -74,7 +79,7 @@ def env_int(env: Mapping[str, str], name: str, default: int) -> int:
     try:
         return int(raw)
     except ValueError:
-        raise ValueError(f"{name}={raw!r} is not an integer") from None
+        raise ConfigError(f"{name}={raw!r} is not an integer") from None
 
 
 def sextant_home(env: Mapping[str, str], cwd: Path | None = None) -> Path:

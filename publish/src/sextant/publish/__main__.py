@@ -1,0 +1,5 @@
+"""``python -m sextant.publish`` is ``sextant-publish``."""
+
+from sextant.publish.main import run
+
+run()
