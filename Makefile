@@ -4,10 +4,9 @@ PYTHON ?= python3
 REPO ?= $(CURDIR)
 UV := $(shell command -v uv 2>/dev/null || echo $(CURDIR)/.tools/bin/uv)
 export UV_PYTHON := $(PYTHON)
-# The embedded default turns the recency scan on, as the seed's rollout does.
-export INDEX_FILE_RECENCY ?= true
+FAST_MARKERS := not bus and not model and not docker and not cluster
 
-.PHONY: bootstrap sync lint test run docs clean
+.PHONY: bootstrap sync lint test test-fast run docs clean
 
 # uv is installed into .tools/ when the machine has none; the lock file pins everything else.
 $(CURDIR)/.tools/bin/uv:
@@ -27,6 +26,10 @@ lint: sync
 
 test: lint
 	$(UV) run --no-sync pytest $(PYTEST_ARGS)
+
+# The edit-test loop: no lint, no real servers, no model (see the markers in pyproject.toml).
+test-fast:
+	$(UV) run --no-sync pytest -q -n 2 -m "$(FAST_MARKERS)" $(PYTEST_ARGS)
 
 run: sync
 	$(UV) run --no-sync sextant analyze $(REPO)

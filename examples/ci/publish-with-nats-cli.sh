@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# The same RepoUpdated with the plain `nats` CLI: what any CI system without Python can send.
-# The Nats-Msg-Id header makes a retried publish a no-op (JetStream de-duplicates it).
+# The same RepoUpdated sent with the plain `nats` CLI (e.g. from a runner that already has it).
+# The publisher computes subject, headers and body (`--dry-run` publishes nothing), so the repo key
+# and the de-duplication id are exactly what Sextant computes; `nats pub` only carries them.
+# Usage: publish-with-nats-cli.sh https://github.com/acme/widgets.git main
 set -euo pipefail
-repo_url="$1"            # e.g. https://github.com/acme/widgets.git
-repo_key="$2"            # from `sextant schema`/`sextant publish` output, e.g. github_com_acme_widgets-d8a067e9
+repo_url="$1"
+branch="$2"
 head_sha="$(git rev-parse HEAD)"
-run_id="ci-${head_sha}"
-nats pub --header "Nats-Msg-Id:repo.updated-${run_id}" "sextant.repo.updated.${repo_key}" "$(cat <<JSON
-{"type": "repo.updated", "event_id": "repo.updated-${run_id}", "run_id": "${run_id}",
- "occurred_at": "$(date -u +%Y-%m-%dT%H:%M:%SZ)",
- "repo": {"url": "${repo_url}", "repo_key": "${repo_key}", "provider": "github", "branch": "main"},
- "head_sha": "${head_sha}", "head_commit_date": "$(git log -1 --format=%cI HEAD)"}
-JSON
-)"
+message="$(sextant-publish repo-updated "$repo_url" --provider github --branch "$branch" \
+  --head-sha "$head_sha" --head-commit-date "$(git log -1 --format=%cI HEAD)" --dry-run)"
+subject="$(jq -r .subject <<<"$message")"
+msg_id="$(jq -r '.headers["Nats-Msg-Id"]' <<<"$message")"
+event_type="$(jq -r '.headers["Sextant-Event-Type"]' <<<"$message")"
+run_id="$(jq -r '.headers["Sextant-Run-Id"]' <<<"$message")"
+nats pub --header "Nats-Msg-Id:${msg_id}" --header "Sextant-Event-Type:${event_type}" \
+  --header "Sextant-Run-Id:${run_id}" "$subject" "$(jq -c .body <<<"$message")"

@@ -38,7 +38,7 @@ def repo_updated_parser(prog: str) -> argparse.ArgumentParser:
         "--paths-from",
         type=Path,
         metavar="FILE",
-        help="Read changes from FILE, one `git diff --name-status` line each (A/M/D/R…): incremental run.",
+        help="Read changes from FILE: `git diff --name-status [-z]` output (A/M/D/R…); an incremental run.",
     )
     parser.add_argument("--force", action="store_true", help="Re-index every file even if unchanged.")
     parser.add_argument("--run-id", help="Run id (default: derived from the request when --head-sha is given).")
@@ -49,35 +49,49 @@ def repo_updated_parser(prog: str) -> argparse.ArgumentParser:
     return parser
 
 
-def read_name_status(text: str) -> tuple[list[str], list[str]]:
-    """Changed and removed paths from ``git diff --name-status`` output.
+def _name_status_records(text: str) -> list[list[str]]:
+    """(status, path[, new path]) records from plain (tab/newline) or ``-z`` (NUL) output."""
+    if "\0" not in text:
+        return [line.split("\t") for line in text.splitlines() if line.strip()]
+    tokens = text.split("\0")
+    records: list[list[str]] = []
+    position = 0
+    while position < len(tokens) and tokens[position]:
+        status = tokens[position]
+        width = 2 if status[0] in "RC" else 1  # a rename or copy names two paths
+        records.append([status, *tokens[position + 1 : position + 1 + width]])
+        position += 1 + width
+    return records
 
-    A rename counts as the old path removed and the new one changed; a copy as the new one changed.
+
+def read_name_status(text: str) -> tuple[list[str], list[str]]:
+    """Changed and removed paths from ``git diff --name-status`` output (plain or ``-z``).
+
+    With ``-z`` every file name survives, newlines included. A rename counts as the old path removed
+    and the new one changed; a copy as the new one changed.
 
     Args:
-        text: The command's output (tab-separated status and paths, one change per line).
+        text: The command's output.
 
     Returns:
         (changed, removed), each in first-seen order without repeats.
     """
     changed: dict[str, None] = {}
     removed: dict[str, None] = {}
-    for line in text.splitlines():
-        fields = line.split("\t")
+    for fields in _name_status_records(text):
         if len(fields) < 2 or not fields[0]:
             continue
         status = fields[0][0]
         if status == "D":
             removed[fields[1]] = None
             changed.pop(fields[1], None)
-        elif status == "R" and len(fields) >= 3:
+            continue
+        if status == "R" and len(fields) >= 3:
             removed[fields[1]] = None
-            changed[fields[2]] = None
-            removed.pop(fields[2], None)
-        else:
-            target = fields[-1]
-            changed[target] = None
-            removed.pop(target, None)
+            changed.pop(fields[1], None)
+        target = fields[-1]
+        changed[target] = None
+        removed.pop(target, None)
     return list(changed), list(removed)
 
 

@@ -9,60 +9,52 @@ and ``asyncio.to_thread``), so Jaeger shows five services either way.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from typing import Any
 
 from opentelemetry import trace
 from opentelemetry.sdk.resources import Resource
-from opentelemetry.sdk.trace import SpanProcessor, TracerProvider
-from opentelemetry.sdk.trace.export import BatchSpanProcessor
+from opentelemetry.sdk.trace import TracerProvider
+
+from sextant.config import env_str
+from sextant.telemetry.exporters import (
+    EXPORT_TIMEOUT_SECONDS,
+    ProcessorFactory,
+    chosen_exporters,
+    processor_factories,
+)
 
 DEFAULT_SERVICE = "sextant-cli"
-SPAN_QUEUE_SIZE = 16_384
-"""BatchSpanProcessor queue: the default 2048 dropped spans in bursts (PLATFORM.md)."""
 
 _acting_service: ContextVar[str | None] = ContextVar("sextant_acting_service", default=None)
 _installed: ServiceTracing | None = None
 
-ProcessorFactory = Callable[[], SpanProcessor]
-
 
 def otlp_configured(env: Mapping[str, str]) -> bool:
     """Whether the standard OTEL variables ask for OTLP export."""
-    return any(
-        env.get(name, "").strip() for name in ("OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
-    ) and env.get("OTEL_TRACES_EXPORTER", "otlp").strip().lower() not in {"none", ""}
-
-
-def _otlp_processor(env: Mapping[str, str]) -> ProcessorFactory:
-    def build() -> SpanProcessor:
-        # The exporter reads the other OTEL_EXPORTER_OTLP_* variables (headers, timeout) itself; the
-        # endpoint is passed from the settings we were given, so they are the ones that count.
-        from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
-
-        traces = env.get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "").strip()
-        base = env.get("OTEL_EXPORTER_OTLP_ENDPOINT", "").strip().rstrip("/")
-        endpoint = traces or f"{base}/v1/traces"
-        return BatchSpanProcessor(OTLPSpanExporter(endpoint=endpoint), max_queue_size=SPAN_QUEUE_SIZE)
-
-    return build
+    return "otlp" in chosen_exporters(env)
 
 
 class ServiceTracing:
     """One TracerProvider per service name; each gets the configured span processors.
 
     Args:
-        env: Environment (OTEL_EXPORTER_OTLP_ENDPOINT and friends). Unset: nothing is exported.
+        env: Environment (OTEL_TRACES_EXPORTER, OTEL_EXPORTER_OTLP_* and OTEL_SERVICE_NAME, see
+            sextant.telemetry.exporters). Unset: nothing is exported.
         processors: Extra processor factories (tests add an in-memory exporter this way).
+
+    Raises:
+        ConfigError: for an exporter or protocol Sextant cannot use.
     """
 
     def __init__(self, env: Mapping[str, str], *, processors: Sequence[ProcessorFactory] = ()) -> None:
-        factories = list(processors)
-        if otlp_configured(env):
-            factories.append(_otlp_processor(env))
-        self._factories = factories
+        self._factories = [*processors, *processor_factories(env)]
         self._providers: dict[str, TracerProvider] = {}
+        self.default_service = env_str(env, "OTEL_SERVICE_NAME") or DEFAULT_SERVICE
+        """What spans outside any hosted service report as (OTEL_SERVICE_NAME, else sextant-cli)."""
 
     @property
     def exporting(self) -> bool:
@@ -70,7 +62,12 @@ class ServiceTracing:
         return bool(self._factories)
 
     def provider(self, service: str) -> TracerProvider:
-        """The provider that reports as ``service`` (created on first use)."""
+        """The provider that reports as ``service`` (created on first use).
+
+        The process's own default name stands for whatever OTEL_SERVICE_NAME says.
+        """
+        if service == DEFAULT_SERVICE:
+            service = self.default_service
         if service not in self._providers:
             provider = TracerProvider(
                 resource=Resource.create({"service.name": service, "service.namespace": "sextant"})
@@ -89,10 +86,21 @@ class ServiceTracing:
         for provider in self._providers.values():
             provider.force_flush()
 
-    def shutdown(self) -> None:
-        """Flush and stop every provider."""
-        for provider in self._providers.values():
-            provider.shutdown()
+    def shutdown(self, timeout_seconds: float = EXPORT_TIMEOUT_SECONDS) -> None:
+        """Flush and stop every provider, all at once, giving up after ``timeout_seconds``.
+
+        A collector that is down must not hold a command up: the providers (one per service) flush
+        in parallel threads, and whatever is not exported by the deadline is dropped with the process.
+
+        Args:
+            timeout_seconds: The whole flush's budget.
+        """
+        threads = [threading.Thread(target=provider.shutdown, daemon=True) for provider in self._providers.values()]
+        for thread in threads:
+            thread.start()
+        deadline = time.monotonic() + timeout_seconds
+        for thread in threads:
+            thread.join(max(0.0, deadline - time.monotonic()))
         self._providers.clear()
 
 
