@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from sextant.gitsource import path_bytes
 from sextant.gitsource.access import RepoSource
 from sextant.gitsource.errors import BranchNotFoundError, GitSourceError
 from sextant.gitsource.mirror import RepoMirror, TreeEntry
@@ -71,7 +72,10 @@ def test_list_tree_lists_regular_files_with_blob_shas(source_repo: Any, tmp_path
     mirror.sync(source)
     entries = mirror.list_tree(source, head)
     by_path = {entry.path: entry for entry in entries}
-    assert set(by_path) == {"README.md", "src/app.py", "run.sh", *weird}  # no symlink, no submodule
+    # Paths in their text form: plain UTF-8 as is, anything else escaped (exact and reversible).
+    shown = {"dir/with space.py", "ünï/日本.md", "new\\nline.txt", "raw\\xff.txt"}
+    assert set(by_path) == {"README.md", "src/app.py", "run.sh", *shown}  # no symlink, no submodule
+    assert {path_bytes(path) for path in shown} == {os.fsencode(name) for name in weird}
     assert by_path["run.sh"].mode == "100755"
     assert by_path["README.md"] == TreeEntry(
         "README.md", source_repo.git("rev-parse", f"{head}:README.md").strip(), "100644"

@@ -19,6 +19,12 @@ from sextant.contracts import (
 )
 
 
+def skipped_counts(event: ChunksIndexed) -> str:
+    """`` (skipped: 3 binary, 120 vendored or generated)``, or nothing when no file was skipped."""
+    parts = [f"{group.count} {group.reason}" for group in event.skipped]
+    return f" (skipped: {', '.join(parts)})" if parts else ""
+
+
 def summarize(event: AnyEvent) -> str:  # noqa: PLR0911 — one short case per event type reads best
     """What happened, in a few words."""
     match event:
@@ -33,7 +39,7 @@ def summarize(event: AnyEvent) -> str:  # noqa: PLR0911 — one short case per e
             return (
                 f"{event.files_seen} files: {event.files_added} added, {event.files_changed} changed, "
                 f"{event.files_unchanged} unchanged ({event.files_restamped} re-dated), {event.files_deleted} deleted, "
-                f"{len(event.failed_files)} failed; {event.chunks_upserted} chunks written, "
+                f"{len(event.failed_files)} failed{skipped_counts(event)}; {event.chunks_upserted} chunks written, "
                 f"{event.chunks_deleted} removed; {event.embedding_calls} embedding calls; "
                 f"recency {event.recency_status}; {event.duration_seconds:.1f}s"
             )

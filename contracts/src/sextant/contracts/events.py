@@ -63,6 +63,17 @@ class FailedFile(msgspec.Struct, frozen=True, kw_only=True):
     """Why it failed or was skipped (binary, too large, embedding failed after retries, ...)."""
 
 
+class SkippedFiles(msgspec.Struct, frozen=True, kw_only=True):
+    """Files of the tree left out of the index for one reason."""
+
+    reason: str
+    """binary, too large, excluded, vendored, not a regular file, not UTF-8 text."""
+    count: int
+    """How many files."""
+    paths: list[str] = msgspec.field(default_factory=list)
+    """Their paths (text form: exact, escaped where not plain UTF-8)."""
+
+
 class ChunksIndexed(Event, frozen=True, kw_only=True, tag="chunks.indexed"):
     """The indexer brought the repository's chunks in the store up to date with the branch head."""
 
@@ -84,6 +95,8 @@ class ChunksIndexed(Event, frozen=True, kw_only=True, tag="chunks.indexed"):
     """Unchanged files whose ``last_modified_at`` was brought in line with the scan (no re-embedding)."""
     failed_files: list[FailedFile] = msgspec.field(default_factory=list)
     """Files skipped or failed, each with a reason; never silently dropped."""
+    skipped: list[SkippedFiles] = msgspec.field(default_factory=list)
+    """Every file of the tree not indexed, grouped by reason (path rules and content checks)."""
     chunks_upserted: int = 0
     """Points written."""
     chunks_deleted: int = 0

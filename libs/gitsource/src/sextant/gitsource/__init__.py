@@ -13,23 +13,34 @@ from sextant.gitsource.errors import (
     UnsafeSourceError,
 )
 from sextant.gitsource.mirror import MirrorState, RepoMirror, TreeEntry
+from sextant.gitsource.paths import path_bytes, path_text, text_path
 from sextant.gitsource.recency import RecencyScan, describe_scan, incremental_recency, scan_recency
+from sextant.gitsource.repo_reference import ALLOW_LOCAL_REPOS, LocalRepositoryRefusedError, source_for_repo
+from sextant.gitsource.tree_stream import TreeLimits, TreeTooLargeError
 
 __all__ = [
+    "ALLOW_LOCAL_REPOS",
     "BranchNotFoundError",
     "GitCommandError",
     "GitSourceError",
     "GitTimeoutError",
     "GitUnavailableError",
+    "LocalRepositoryRefusedError",
     "MirrorState",
     "Provider",
     "RecencyScan",
     "RepoMirror",
     "RepoSource",
     "TreeEntry",
+    "TreeLimits",
+    "TreeTooLargeError",
     "UnsafeSourceError",
     "describe_scan",
     "git_environment",
     "incremental_recency",
+    "path_bytes",
+    "path_text",
     "scan_recency",
+    "source_for_repo",
+    "text_path",
 ]

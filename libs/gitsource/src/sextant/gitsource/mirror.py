@@ -27,7 +27,7 @@ from sextant.gitsource.access import RepoSource, git_environment, local_path, se
 from sextant.gitsource.clone import branch_missing, clone_blobless
 from sextant.gitsource.commit_dates import iso_from_epoch
 from sextant.gitsource.errors import BranchNotFoundError, GitCommandError, GitSourceError
-from sextant.gitsource.git_process import run_git
+from sextant.gitsource.git_process import run_git, stream_git
 from sextant.gitsource.local_repository import resolve_local_git_dir
 from sextant.gitsource.objects import (
     blob_contents,
@@ -36,12 +36,15 @@ from sextant.gitsource.objects import (
     object_sizes,
     present_objects,
 )
+from sextant.gitsource.paths import path_text
+from sextant.gitsource.tree_stream import TreeLimits, tree_records
 
 DEFAULT_MIRROR_TIMEOUT = 600.0
 DEFAULT_BRANCH_REF = "refs/sextant/default-head"
 """Where a mirror keeps the remote's default branch head when no branch was asked for."""
 
 _REGULAR_FILE_MODES = frozenset({"100644", "100755"})
+DEFAULT_TREE_LIMITS = TreeLimits()
 _SLUG = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -59,14 +62,19 @@ class MirrorState(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class TreeEntry(msgspec.Struct, frozen=True):
-    """A regular file of a tree."""
+    """An entry of a tree: a file, a symlink or a submodule."""
 
     path: str
-    """Path in the repository, exactly as the tree names it (non-UTF-8 bytes as surrogates)."""
+    """Path in the repository in its text form (``sextant.gitsource.paths``: exact, always UTF-8)."""
     blob_sha: str
-    """Blob id of the file's content."""
+    """Object id: the file's (or the symlink's) blob, or the submodule's commit."""
     mode: str
-    """``100644`` or ``100755`` (symlinks and submodules are not listed)."""
+    """``100644`` or ``100755`` for a regular file, ``120000`` a symlink, ``160000`` a submodule."""
+
+    @property
+    def is_regular_file(self) -> bool:
+        """Whether the entry is a regular file (the only kind with content to index)."""
+        return self.mode in _REGULAR_FILE_MODES
 
 
 class RepoMirror:
@@ -126,27 +134,45 @@ class RepoMirror:
                 self._clone(git_dir, source, env=env, secrets=secrets)
         return self._state(git_dir, ref, source, in_place=False)
 
-    def list_tree(self, source: RepoSource, ref: str) -> list[TreeEntry]:
+    def iter_tree(self, source: RepoSource, ref: str, limits: TreeLimits = DEFAULT_TREE_LIMITS) -> Iterator[TreeEntry]:
+        """Every entry of a commit's tree, streamed from git as it lists them (no blob is fetched).
+
+        Memory stays flat however large the tree: the caller filters each entry as it comes, and
+        the listing stops with ``TreeTooLargeError`` past either cap of ``limits``.
+
+        Args:
+            source: The repository (synced).
+            ref: Commit SHA or ref, e.g. ``MirrorState.head_sha``.
+            limits: Caps on entries and listing bytes.
+
+        Returns:
+            Entries in path order: regular files, symlinks (``120000``) and submodules (``160000``).
+        """
+        _check_revision(ref)
+        with stream_git(
+            ["ls-tree", "-r", "-z", "--full-tree", ref],
+            env=git_environment(source),
+            secrets=secrets_of(source),
+            timeout=self.timeout,
+            git_dir=self.mirror_dir(source),
+        ) as output:
+            for record in tree_records(output.chunks(), limits):
+                meta, _, raw_path = record.partition(b"\t")
+                mode, _kind, sha = meta.decode("ascii").split(" ")
+                yield TreeEntry(path_text(raw_path), sha, mode)
+
+    def list_tree(self, source: RepoSource, ref: str, limits: TreeLimits = DEFAULT_TREE_LIMITS) -> list[TreeEntry]:
         """Every regular file of a commit's tree with its blob SHA (no blob is fetched).
 
         Args:
             source: The repository (synced).
             ref: Commit SHA or ref, e.g. ``MirrorState.head_sha``.
+            limits: Caps on entries and listing bytes (see ``iter_tree``).
 
         Returns:
             Entries sorted by path; symlinks and submodules are left out (nothing to index there).
         """
-        _check_revision(ref)
-        out = self._git(source, ["ls-tree", "-r", "-z", "--full-tree", ref])
-        entries: list[TreeEntry] = []
-        for record in out.split(b"\0"):
-            if not record:
-                continue
-            meta, _, raw_path = record.partition(b"\t")
-            mode, kind, sha = meta.decode("ascii").split(" ")
-            if kind == "blob" and mode in _REGULAR_FILE_MODES:
-                entries.append(TreeEntry(raw_path.decode("utf-8", "surrogateescape"), sha, mode))
-        return entries
+        return [entry for entry in self.iter_tree(source, ref, limits) if entry.is_regular_file]
 
     def read_blobs(self, source: RepoSource, shas: Iterable[str], max_bytes: int) -> dict[str, bytes | None]:
         """Contents of blobs, fetching the missing ones in one batch first.
@@ -186,7 +212,7 @@ class RepoMirror:
         """
         self._ensure_commits(source, [base, head])
         out = self._git(source, ["diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", base, head, "--"])
-        return sorted(path.decode("utf-8", "surrogateescape") for path in out.split(b"\0") if path)
+        return sorted(path_text(path) for path in out.split(b"\0") if path)
 
     def diff(self, source: RepoSource, base: str, head: str) -> str:
         """Unified diff between two commits, for review.

@@ -36,9 +36,12 @@ from sextant.gitsource.errors import BranchNotFoundError, GitCommandError
 from sextant.gitsource.git_process import BackgroundGit, run_git, stream_git
 from sextant.gitsource.local_repository import resolve_local_git_dir
 from sextant.gitsource.log_parser import LOG_FORMAT, NameStatusParser
+from sextant.gitsource.paths import path_text, text_path
+from sextant.gitsource.tree_stream import TreeLimits, tree_records
 from sextant.telemetry import tracer
 
 DEFAULT_SCAN_TIMEOUT = 600.0
+DEFAULT_LIMITS = TreeLimits()
 
 _tracer = tracer(__name__)
 
@@ -119,6 +122,7 @@ def read_recency(
     secrets: tuple[str, ...] = (),
     timeout: float = DEFAULT_SCAN_TIMEOUT,
     since: str | None = None,
+    limits: TreeLimits = DEFAULT_LIMITS,
 ) -> tuple[str, dict[str, str | None], int]:
     """Date every path of ``ref``'s tree from one streamed ``git log`` pass in ``git_dir``.
 
@@ -129,20 +133,13 @@ def read_recency(
         secrets: Strings to scrub from errors.
         timeout: Seconds allowed for each git command.
         since: Optional ``--since`` limit (in-place reads with a window).
+        limits: Caps on the tree's entries and listing bytes.
 
     Returns:
-        (head sha, path → date or None, commits read).
+        (head sha, path → date or None, commits read); paths in their text form (``paths.path_text``).
     """
     head = resolve_commit(git_dir, ref, env=env, secrets=secrets, timeout=timeout)
-    listing = run_git(
-        ["ls-tree", "-r", "-z", "--name-only", "--full-tree", head],
-        env=env,
-        secrets=secrets,
-        timeout=timeout,
-        git_dir=git_dir,
-    )
-    tree = set(listing.split(b"\0"))
-    tree.discard(b"")
+    tree = _tree_paths(git_dir, head, env=env, secrets=secrets, timeout=timeout, limits=limits)
     boundary = shallow_boundary(git_dir)
     parser = NameStatusParser(tree, boundary)
     first_seen = parser.first_seen
@@ -166,8 +163,28 @@ def read_recency(
         seen = first_seen.get(path)
         if seen is not None and seen not in iso_by_time:
             iso_by_time[seen] = iso_from_epoch(int(seen))
-        dates[path.decode("utf-8", "surrogateescape")] = iso_by_time[seen] if seen is not None else None
+        dates[path_text(path)] = iso_by_time[seen] if seen is not None else None
     return head, dates, parser.commits_read
+
+
+def _tree_paths(
+    git_dir: Path,
+    head: str,
+    *,
+    env: Mapping[str, str],
+    secrets: tuple[str, ...],
+    timeout: float,
+    limits: TreeLimits,
+) -> set[bytes]:
+    """The paths of head's tree, streamed and capped like the indexer's listing (a git bomb stops here)."""
+    with stream_git(
+        ["ls-tree", "-r", "-z", "--name-only", "--full-tree", head],
+        env=env,
+        secrets=secrets,
+        timeout=timeout,
+        git_dir=git_dir,
+    ) as output:
+        return set(tree_records(output.chunks(), limits))
 
 
 def _read_main_log(
@@ -238,6 +255,7 @@ def scan_recency(
     timeout: float = DEFAULT_SCAN_TIMEOUT,
     *,
     work_dir: Path | None = None,
+    limits: TreeLimits = DEFAULT_LIMITS,
 ) -> RecencyScan:
     """Scan a repository's history for the last commit date of every file at the branch head.
 
@@ -246,6 +264,7 @@ def scan_recency(
         window: Optional history cap git understands, e.g. ``2 years ago`` or ``2024-01-01``.
         timeout: Seconds allowed for each git command (clone, log, ...).
         work_dir: Where the temp clone goes (default: the system temp folder).
+        limits: Caps on the tree's entries and listing bytes (``TreeTooLargeError`` past them).
 
     Returns:
         The map and what the scan cost.
@@ -259,7 +278,9 @@ def scan_recency(
             git_dir = resolve_local_git_dir(local, env=env, timeout=timeout)
         ref = f"refs/heads/{source.branch}" if source.branch else "HEAD"
         with _tracer.start_as_current_span("recency.git_log") as span:
-            head, dates, commits = read_recency(git_dir, ref, env=env, secrets=secrets, timeout=timeout, since=window)
+            head, dates, commits = read_recency(
+                git_dir, ref, env=env, secrets=secrets, timeout=timeout, since=window, limits=limits
+            )
             span.set_attributes({"sextant.commits_read": commits, "sextant.files": len(dates)})
         return _summarise(dates, commits, head, window, started, in_place=True)
     temp = Path(tempfile.mkdtemp(prefix="sextant-recency-", dir=work_dir))
@@ -269,7 +290,9 @@ def scan_recency(
         with _tracer.start_as_current_span("recency.clone_or_open", attributes=attributes):
             clone_for_recency(source, git_dir, window=window, env=env, secrets=secrets, timeout=timeout)
         with _tracer.start_as_current_span("recency.git_log") as span:
-            head, dates, commits = read_recency(git_dir, "HEAD", env=env, secrets=secrets, timeout=timeout)
+            head, dates, commits = read_recency(
+                git_dir, "HEAD", env=env, secrets=secrets, timeout=timeout, limits=limits
+            )
             span.set_attributes({"sextant.commits_read": commits, "sextant.files": len(dates)})
     finally:
         shutil.rmtree(temp, ignore_errors=True)
@@ -357,4 +380,4 @@ def incremental_recency(changed_paths: Iterable[str], head_commit_date: str | No
         Path → the date in UTC ISO 8601, or None for every path when no date was given (never now).
     """
     date = normalize_iso(head_commit_date) if head_commit_date is not None else None
-    return dict.fromkeys(changed_paths, date)
+    return dict.fromkeys((text_path(path) for path in changed_paths), date)

@@ -17,6 +17,7 @@ from sextant.config import (
     no_tokens,
 )
 from sextant.gitsource.repo_reference import ALLOW_LOCAL_REPOS
+from sextant.gitsource.tree_stream import DEFAULT_MAX_TREE_BYTES, DEFAULT_MAX_TREE_ENTRIES, TreeLimits
 from sextant.indexer.discovery import DEFAULT_EXCLUDES, DEFAULT_MAX_FILE_BYTES, DiscoveryRules
 
 DEFAULT_GIT_TIMEOUT_SECONDS = 600.0
@@ -56,7 +57,8 @@ class IndexerSettings:
 
         Variables: INDEX_ROOT (only paths under it), INDEX_EXCLUDE (comma-separated globs, matched
         against the full path and the basename), INDEX_DEFAULT_EXCLUDES (false: drop the built-in
-        vendored/generated/lock excludes), INDEX_MAX_FILE_BYTES, INDEX_GIT_TIMEOUT_SECONDS,
+        vendored/generated/lock excludes), INDEX_MAX_FILE_BYTES, INDEX_MAX_TREE_ENTRIES and
+        INDEX_MAX_TREE_BYTES (caps on the tree listing), INDEX_GIT_TIMEOUT_SECONDS,
         INDEX_GROUP_CHUNKS, SEXTANT_HOME.
 
         Args:
@@ -70,6 +72,10 @@ class IndexerSettings:
             root=env_str(env, "INDEX_ROOT"),
             excludes=(*defaults, *_globs(env_str(env, "INDEX_EXCLUDE"))),
             max_file_bytes=env_int(env, "INDEX_MAX_FILE_BYTES", DEFAULT_MAX_FILE_BYTES),
+            tree_limits=TreeLimits(
+                max_entries=env_int(env, "INDEX_MAX_TREE_ENTRIES", DEFAULT_MAX_TREE_ENTRIES),
+                max_bytes=env_int(env, "INDEX_MAX_TREE_BYTES", DEFAULT_MAX_TREE_BYTES),
+            ),
         )
         group = env_int(env, "INDEX_GROUP_CHUNKS", DEFAULT_GROUP_CHUNKS)
         if group < 1 or rules.max_file_bytes < 1:

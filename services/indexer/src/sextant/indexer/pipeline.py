@@ -22,7 +22,7 @@ from sextant.gitsource.mirror import MirrorState
 from sextant.gitsource.repo_reference import source_for_repo
 from sextant.indexer.chunk_points import FileVersion, chunk_payload, chunk_point_ids
 from sextant.indexer.deps import IndexerDeps
-from sextant.indexer.discovery import content_skip_reason
+from sextant.indexer.discovery import SkipLog, content_skip, discover_files
 from sextant.indexer.earlier_attempts import written_by_earlier_attempts
 from sextant.indexer.progress import IndexProgress, Phase, ProgressCallback
 from sextant.indexer.recency_stamp import RecencyStamp
@@ -64,6 +64,8 @@ class RunTally:
     files_by_earlier_attempts: int = 0
     """Files the plan found unchanged because an earlier attempt of this run wrote them."""
     failed: list[FailedFile] = field(default_factory=list)
+    skipped: SkipLog = field(default_factory=SkipLog)
+    """Files left out by discovery and by the content checks, with their reasons."""
 
     def indexed(self, file: FileToIndex) -> None:
         """Count a file whose new content is now in the store."""
@@ -165,9 +167,10 @@ async def _index(
         progress(IndexProgress(phase="syncing"))
     with _tracer.start_as_current_span("indexer.discover") as span:
         state: MirrorState = await asyncio.to_thread(deps.mirrors.sync, source)
-        entries = await asyncio.to_thread(deps.mirrors.list_tree, source, state.head_sha)
         rules = deps.settings.rules
-        tree = {entry.path: entry.blob_sha for entry in entries if rules.wants_path(entry.path)}
+        listing = deps.mirrors.iter_tree(source, state.head_sha, rules.tree_limits)
+        found = await asyncio.to_thread(discover_files, listing, rules)
+        tree = found.tree
         try:
             stored = await asyncio.to_thread(deps.store.file_index, repo_key)
         except Exception as error:  # the first store call doubles as the availability check
@@ -179,7 +182,7 @@ async def _index(
         span.set_attributes(
             {
                 "sextant.head_sha": state.head_sha,
-                "sextant.files_in_tree": len(entries),
+                "sextant.files_in_tree": found.entries,
                 "sextant.files_seen": len(tree),
                 "sextant.files_to_index": len(plan.to_index),
                 "sextant.files_stale": len(plan.stale_paths),
@@ -193,7 +196,7 @@ async def _index(
         stamp=RecencyStamp(recency),
         indexed_at=utc_now_iso(),
         plan=plan,
-        tally=RunTally(),
+        tally=RunTally(skipped=found.skipped),
         progress=progress,
     )
     run.report("planning")
@@ -295,6 +298,8 @@ class _Unindexed:
     reason: str | None
     """For failed_files; None for a blank file (counted as indexed: it has nothing to index)."""
     drop_old_points: bool
+    skip_reason: str | None = None
+    """For ChunksIndexed.skipped when the content was not indexable (binary, too large, not UTF-8)."""
 
 
 async def _parsed_groups(run: _Run) -> AsyncIterator[list[ParsedFile]]:
@@ -337,10 +342,11 @@ def _parse_files(
     max_file_bytes = run.deps.settings.rules.max_file_bytes
     for file in files:
         data = blobs.get(file.blob_sha)
-        skip = content_skip_reason(data, max_file_bytes)
+        skip = content_skip(data, max_file_bytes)
         if skip is not None or data is None:
             # Binary or oversized now: the points of its earlier content describe something gone.
-            outcomes.append(_Unindexed(file, skip or "skipped: unreadable", drop_old_points=True))
+            message, reason = (skip.message, skip.reason) if skip is not None else ("skipped: unreadable", None)
+            outcomes.append(_Unindexed(file, message, drop_old_points=True, skip_reason=reason))
             continue
         try:
             chunks = build_chunks(file.path, decode_source(data), max_chars=run.deps.embedder.max_chars)
@@ -365,6 +371,8 @@ async def _settle(run: _Run, outcome: _Unindexed) -> None:
         run.tally.indexed(file)
     else:
         run.tally.failed.append(FailedFile(path=file.path, reason=outcome.reason))
+    if outcome.skip_reason is not None:
+        run.tally.skipped.add(outcome.skip_reason, file.path)
     run.tally.files_done += 1
 
 
@@ -430,6 +438,7 @@ def _chunks_indexed(
         files_deleted=tally.files_deleted,
         files_restamped=tally.files_restamped,
         failed_files=sorted(tally.failed, key=lambda failed: failed.path),
+        skipped=tally.skipped.to_event(),
         chunks_upserted=tally.chunks_upserted,
         chunks_deleted=tally.chunks_deleted,
         embedding_calls=max(0, deps.embedder.calls - calls_before),

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from sextant.config import TokenLookup, env_flag, env_float, env_str, no_tokens
+from sextant.config import TokenLookup, env_flag, env_float, env_int, env_str, no_tokens
 from sextant.gitsource.repo_reference import ALLOW_LOCAL_REPOS
+from sextant.gitsource.tree_stream import DEFAULT_MAX_TREE_BYTES, DEFAULT_MAX_TREE_ENTRIES, TreeLimits
 
 DEFAULT_SCAN_TIMEOUT_SECONDS = 600.0
 
@@ -24,6 +25,8 @@ class RecencySettings:
     """INDEX_FILE_RECENCY_TIMEOUT_SECONDS: the whole scan's time limit."""
     tokens: TokenLookup = field(default=no_tokens, repr=False)
     """Git hosting tokens by provider (read when a scan needs one; never logged)."""
+    tree_limits: TreeLimits = field(default_factory=TreeLimits)
+    """INDEX_MAX_TREE_ENTRIES / INDEX_MAX_TREE_BYTES: the same caps as the indexer's tree listing."""
     allow_local_repos: bool = False
     """SEXTANT_ALLOW_LOCAL_REPOS: read repositories named by a local path (the embedded runtime's default)."""
 
@@ -41,5 +44,9 @@ class RecencySettings:
             enabled=env_flag(env, "INDEX_FILE_RECENCY", default=True),
             window=env_str(env, "INDEX_FILE_RECENCY_WINDOW"),
             timeout_seconds=env_float(env, "INDEX_FILE_RECENCY_TIMEOUT_SECONDS", DEFAULT_SCAN_TIMEOUT_SECONDS),
+            tree_limits=TreeLimits(
+                max_entries=env_int(env, "INDEX_MAX_TREE_ENTRIES", DEFAULT_MAX_TREE_ENTRIES),
+                max_bytes=env_int(env, "INDEX_MAX_TREE_BYTES", DEFAULT_MAX_TREE_BYTES),
+            ),
             allow_local_repos=env_flag(env, ALLOW_LOCAL_REPOS),
         )

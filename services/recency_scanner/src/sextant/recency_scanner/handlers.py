@@ -70,7 +70,9 @@ async def on_repo_updated(event: RepoUpdated, settings: RecencySettings) -> list
         source = source_for_repo(
             event.repo, token=settings.tokens(event.repo.provider), allow_local=settings.allow_local_repos
         )
-        scan = await asyncio.to_thread(scan_recency, source, window=settings.window, timeout=settings.timeout_seconds)
+        scan = await asyncio.to_thread(
+            scan_recency, source, window=settings.window, timeout=settings.timeout_seconds, limits=settings.tree_limits
+        )
     except Exception as error:  # any scan failure (git, network, parse) must not block indexing
         reason = f"{type(error).__name__}: {error}"
         logger.warning("recency scan of %s failed, indexing goes on without dates: %s", event.repo.repo_key, reason)
