@@ -34,7 +34,7 @@ def test_language_for_path(path: str, language: str | None) -> None:
 
 
 def test_every_parsed_language_has_a_grammar_loaded_once() -> None:
-    assert len(PARSED_LANGUAGES) == 11
+    assert len(PARSED_LANGUAGES) == 22
     for language in PARSED_LANGUAGES:
         assert grammar(language) is grammar(language)
     assert grammar_keys_for_path("ui/Button.tsx") == ("tsx",)

@@ -120,10 +120,31 @@ def _best_parse(src: bytes, grammar_keys: tuple[str, ...]) -> tuple[str, Node, i
     return best
 
 
+def _call_keyword(node: Node, rules: SyntaxRules) -> str | None:
+    """The defining keyword of a call that is a definition (Elixir ``def``, ``defmodule``), else None."""
+    if not rules.call_keywords or node.type != "call":
+        return None
+    target = node.child_by_field_name("target")
+    keyword = target.text.decode("utf-8", "replace") if target is not None and target.text is not None else ""
+    return keyword if keyword in rules.call_keywords else None
+
+
+def _call_name(file: _File, node: Node) -> str | None:
+    arguments = next((child for child in node.named_children if child.type == "arguments"), None)
+    head = arguments.named_children[0] if arguments is not None and arguments.named_child_count else None
+    while head is not None and head.type in ("binary_operator", "call"):  # `f(x) when ...`, `f(x)`
+        head = head.child_by_field_name("left") or head.child_by_field_name("target")
+    return file.text(head) if head is not None else None
+
+
 def _qualifies(node: Node, rules: SyntaxRules) -> bool:
     if node.type not in rules.symbols:
         return False
+    if rules.call_keywords and node.type == "call":
+        return _call_keyword(node, rules) is not None
     if node.type in rules.needs_body and node.child_by_field_name("body") is None:
+        return False
+    if node.type in rules.needs_name and node.child_by_field_name("name") is None:
         return False
     if node.type in _VALUE_FUNCTION_NODES:
         value = node.child_by_field_name("value")
@@ -139,6 +160,8 @@ def _body(node: Node) -> Node | None:
             return None
         return next((child for child in type_node.named_children if child.type == "field_declaration_list"), None)
     body = node.child_by_field_name("body")
+    if body is None and node.type in ("call", "block"):  # Elixir `do ... end`, HCL `{ ... }`
+        return next((child for child in node.named_children if child.type in ("do_block", "body")), None)
     if body is None and node.type in _VALUE_FUNCTION_NODES:
         value = node.child_by_field_name("value")
         body = value.child_by_field_name("body") if value is not None else None
@@ -166,10 +189,19 @@ def _name_and_scope(file: _File, node: Node, outer: Node) -> tuple[str | None, s
     if node.type == "impl_item":
         impl_type = node.child_by_field_name("type")
         return (file.text(impl_type) if impl_type is not None else None), None
+    if _call_keyword(node, file.rules) is not None:
+        return _call_name(file, node), None
+    if node.type in file.rules.label_names:
+        labels = [child for child in node.named_children if child.type not in ("block_start", "body", "block_end")]
+        return " ".join(file.text(label) for label in labels if label.end_byte <= _label_end(node)) or None, None
     name_node = node.child_by_field_name("name") or node.child_by_field_name("property")
+    if name_node is None and file.rules.name_children:
+        name_node = next((child for child in node.named_children if child.type in file.rules.name_children), None)
     if name_node is None and outer.type == "type_definition":
         name_node = outer.child_by_field_name("declarator")
     name = _WHITESPACE.sub(" ", file.text(name_node)) if name_node is not None else None
+    if name is None and node.type == "companion_object":
+        name = "Companion"  # what Kotlin itself calls an unnamed companion
     if node.type == "method_declaration" and file.language == "go":
         receiver = node.child_by_field_name("receiver")
         receiver_type = next(
@@ -185,8 +217,14 @@ def _name_and_scope(file: _File, node: Node, outer: Node) -> tuple[str | None, s
     return name, None
 
 
+def _label_end(node: Node) -> int:
+    start = next((child for child in node.children if child.type == "block_start"), None)
+    return start.start_byte if start is not None else node.end_byte
+
+
 def _symbol_type(file: _File, node: Node, scope: _Scope, explicit_parent: str | None) -> str:
-    base = file.rules.symbols[node.type]
+    keyword = _call_keyword(node, file.rules)
+    base = file.rules.call_keywords[keyword] if keyword is not None else file.rules.symbols[node.type]
     if node.type == "type_spec":
         type_node = node.child_by_field_name("type")
         kinds = {"struct_type": "struct", "interface_type": "interface"}
@@ -249,7 +287,8 @@ def _found(file: _File, node: Node, outer: Node, scope: _Scope) -> _Found:
         package=scope.package,
         scope_container=scope.container,
         span=span,
-        is_container=node.type in file.rules.containers,
+        is_container=node.type in file.rules.containers
+        or _call_keyword(node, file.rules) in file.rules.call_containers,
         leading_comments=comments,
         leading_annotations=annotations,
     )

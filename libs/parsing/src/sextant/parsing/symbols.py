@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from sextant.parsing.code_symbols import code_symbol_drafts
+from sextant.parsing.component_scripts import COMPONENT_LANGUAGES, component_drafts
 from sextant.parsing.doc_sections import HEADING_FINDERS, doc_section_drafts
 from sextant.parsing.languages import grammar_keys_for_path, language_for_path
 from sextant.parsing.line_windows import line_window_drafts
@@ -49,6 +50,8 @@ def symbol_drafts(path: str, text: str) -> list[SymbolDraft]:
         return []
     lines = split_lines(text)
     language = language_for_path(path) or "text"
+    if language in COMPONENT_LANGUAGES:
+        return component_drafts(path, text, language)
     if language in HEADING_FINDERS:
         sections = doc_section_drafts(path, lines, language)
         if sections:

@@ -32,6 +32,17 @@ class SyntaxRules:
     """Top-level node types that name the file's package (package clause, file-scoped namespace)."""
     needs_body: frozenset[str] = field(default_factory=frozenset)
     """Symbol node types that are only declarations (not definitions) when they have no body."""
+    needs_name: frozenset[str] = frozenset()
+    """Symbol node types that are definitions only with a ``name`` field (Haskell's ``function`` is
+    also the node of a function type)."""
+    name_children: frozenset[str] = frozenset()
+    """Child node types that name a symbol whose grammar gives it no ``name`` field."""
+    label_names: frozenset[str] = frozenset()
+    """Symbol node types named by all their tokens before the body (``resource "aws_s3" "logs"``)."""
+    call_keywords: Mapping[str, str] = field(default_factory=dict)
+    """For languages whose definitions are calls (``def f``, ``defmodule M``): keyword → symbol type."""
+    call_containers: frozenset[str] = frozenset()
+    """Keywords among ``call_keywords`` whose members are symbols of their own (``defmodule``)."""
 
 
 _JS_SYMBOLS: dict[str, str] = {
@@ -221,4 +232,119 @@ RULES: dict[str, SyntaxRules] = {
         needs_body=frozenset({"namespace_definition"}),
     ),
 }
+RULES.update(
+    {
+        "kotlin": SyntaxRules(
+            symbols={
+                "class_declaration": "class",
+                "object_declaration": "class",
+                "companion_object": "class",
+                "function_declaration": "function",
+            },
+            containers=frozenset({"class_declaration", "object_declaration", "companion_object"}),
+            comments=frozenset({"line_comment", "block_comment"}),
+            annotations=frozenset({"annotation"}),
+            method_scopes=frozenset({"class_declaration", "object_declaration", "companion_object"}),
+            package_nodes=frozenset({"package_header"}),
+        ),
+        "swift": SyntaxRules(
+            symbols={
+                "class_declaration": "class",
+                "protocol_declaration": "interface",
+                "function_declaration": "function",
+                "protocol_function_declaration": "function",
+                "init_declaration": "constructor",
+            },
+            containers=frozenset({"class_declaration", "protocol_declaration"}),
+            comments=frozenset({"comment", "multiline_comment"}),
+            annotations=frozenset({"attribute"}),
+            method_scopes=frozenset({"class_declaration", "protocol_declaration"}),
+        ),
+        "scala": SyntaxRules(
+            symbols={
+                "class_definition": "class",
+                "object_definition": "class",
+                "trait_definition": "trait",
+                "enum_definition": "enum",
+                "function_definition": "function",
+                "function_declaration": "function",
+            },
+            containers=frozenset({"class_definition", "object_definition", "trait_definition", "enum_definition"}),
+            comments=frozenset({"comment", "block_comment"}),
+            annotations=frozenset({"annotation"}),
+            method_scopes=frozenset({"class_definition", "object_definition", "trait_definition"}),
+            package_nodes=frozenset({"package_clause"}),
+        ),
+        "lua": SyntaxRules(symbols={"function_declaration": "function"}, containers=frozenset()),
+        "shell": SyntaxRules(symbols={"function_definition": "function"}, containers=frozenset()),
+        "haskell": SyntaxRules(
+            symbols={
+                "function": "function",
+                "bind": "function",
+                "data_type": "type",
+                "newtype": "type",
+                "type_family": "type",
+                "class": "class",
+                "instance": "impl",
+            },
+            containers=frozenset({"class", "instance"}),
+            leading=frozenset({"signature"}),
+            comments=frozenset({"comment", "haddock"}),
+            annotations=frozenset({"signature"}),
+            method_scopes=frozenset({"class", "instance"}),
+            package_nodes=frozenset({"header"}),
+            needs_name=frozenset({"function", "bind"}),
+        ),
+        "terraform": SyntaxRules(symbols={"block": "block"}, containers=frozenset(), label_names=frozenset({"block"})),
+        "sql": SyntaxRules(
+            symbols={
+                "create_table": "table",
+                "create_view": "view",
+                "create_function": "function",
+                "create_index": "index",
+                "create_type": "type",
+                "create_schema": "schema",
+            },
+            containers=frozenset(),
+            wrappers=frozenset({"statement"}),
+            comments=frozenset({"comment", "marginalia"}),
+            name_children=frozenset({"object_reference"}),
+        ),
+        "dart": SyntaxRules(
+            # A Dart function is a signature node followed by a separate body node, so functions stay
+            # in their class's symbol (or the module's) rather than losing their bodies.
+            symbols={
+                "class_definition": "class",
+                "mixin_declaration": "class",
+                "extension_declaration": "class",
+                "enum_declaration": "enum",
+            },
+            containers=frozenset(),
+            comments=frozenset({"comment", "documentation_comment"}),
+            annotations=frozenset({"annotation"}),
+            name_children=frozenset({"identifier"}),
+        ),
+        "zig": SyntaxRules(
+            symbols={"function_declaration": "function", "test_declaration": "test"},
+            containers=frozenset(),
+            name_children=frozenset({"string"}),
+        ),
+        "elixir": SyntaxRules(
+            symbols={"call": "function"},
+            containers=frozenset(),
+            call_keywords={
+                "defmodule": "module",
+                "defprotocol": "interface",
+                "defimpl": "impl",
+                "def": "function",
+                "defp": "function",
+                "defmacro": "macro",
+                "defmacrop": "macro",
+                "defguard": "function",
+                "defdelegate": "function",
+            },
+            call_containers=frozenset({"defmodule", "defprotocol", "defimpl"}),
+        ),
+    }
+)
 RULES["tsx"] = RULES["typescript"]
