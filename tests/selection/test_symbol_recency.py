@@ -6,14 +6,8 @@ from sextant.chunkstore import ChunkPayload
 from sextant.selection import MAX_CHUNKS_PER_FILE, select_from_payloads
 
 
-class SymbolDatedPayload(ChunkPayload, kw_only=True):
-    """A payload as the index writes it with symbol-level recency."""
-
-    symbol_last_modified_at: str | None = None
-
-
-def function(index: int, symbol_date: str | None) -> SymbolDatedPayload:
-    return SymbolDatedPayload(
+def function(index: int, symbol_date: str | None) -> ChunkPayload:
+    return ChunkPayload(
         repo_key="r", path="pkg/big.py", blob_sha="b" * 40, kind="code", language="python",
         symbol=f"f{index}", symbol_type="function", start_line=1 + 10 * index, end_line=9 + 10 * index,
         text=f"def f{index}():\n    pass\n", indexed_at="2026-06-01T00:00:00Z", last_modified_at="2026-06-01",

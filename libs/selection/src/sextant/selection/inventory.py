@@ -57,8 +57,7 @@ UNDATED_SYMBOL = float("inf")
 
 def symbol_date(payload: ChunkPayload) -> str | None:
     """When the chunk's own lines last changed, when the index knows it (symbol-level recency)."""
-    # Symbol-level dates arrive with newer indexes; older payloads simply lack the field.
-    value = getattr(payload, "symbol_last_modified_at", None)
+    value = payload.symbol_last_modified_at  # unset or None: not known (older index, blob-less mirror)
     return value if isinstance(value, str) and value else None
 
 

@@ -15,7 +15,6 @@ from sextant.embedding import DenseEmbedder, SparseEncoder
 from sextant.rerank import Reranker
 from sextant.reviewer.diff_reading import DiffSummary
 from sextant.reviewer.recency_context import RetrievedChunk
-from sextant.search import points_missing_dense
 from sextant.telemetry import tracer
 
 _tracer = tracer(__name__)
@@ -90,7 +89,7 @@ async def retrieve(
     warnings = []
     with _tracer.start_as_current_span("reviewer.hybrid_search") as span:
         sparse_query = sparse.encode_query(query)
-        missing = await asyncio.to_thread(points_missing_dense, store, repo_key, embedder.dimension)
+        missing = await asyncio.to_thread(store.count_missing_dense, repo_key)
         if missing:
             search = SPARSE_ONLY
             hits = await asyncio.to_thread(lambda: store.search_chunks(repo_key, sparse=sparse_query, limit=limit))
