@@ -2,6 +2,7 @@
 
 Run: `uv run --no-sync python bench/search/run.py --repo click=/path/to/click --repo structlog=/path/to/structlog`
 (paths of local clones, bare or not, at the commits `queries.json` names; fetch them, never commit them).
+`--home DIR` keeps the index in DIR and reuses what is already indexed there (a `SEXTANT_HOME` works).
 
 Each repository is indexed once with the real local model into a temporary store. Then every query of
 `queries.json` runs through `sextant search`'s own code (CodeSearcher) in three modes — hybrid (dense +
@@ -58,6 +59,14 @@ async def index(name: str, repo: Path, store: EdgeChunkStore, model: LocalMiniLM
     return ref
 
 
+async def indexed_key(name: str, repo: Path, store: EdgeChunkStore, model: LocalMiniLM, home: Path) -> str:
+    key = RepoRef.for_url(str(repo)).repo_key
+    if store.count(key):
+        print(f"{name}: already indexed in {home} ({store.count(key)} chunks)")
+        return key
+    return (await index(name, repo, store, model, home)).repo_key
+
+
 def reciprocal_rank(paths: list[str], expected: list[str]) -> float:
     return next((1.0 / rank for rank, path in enumerate(paths, start=1) if path in expected), 0.0)
 
@@ -69,9 +78,9 @@ async def main(args: argparse.Namespace) -> None:
     await model.load()
     sparse = SparseEncoder()
     with tempfile.TemporaryDirectory(prefix="sextant-bench-search-") as tmp:
-        home = Path(tmp)
+        home = args.home or Path(tmp)
         store = EdgeChunkStore(home / "qdrant", collection_name(model.model_id, model.dimension), model.dimension)
-        keys = {name: (await index(name, Path(path), store, model, home)).repo_key for name, path in repos.items()}
+        keys = {name: await indexed_key(name, Path(path), store, model, home) for name, path in repos.items()}
         store.optimize()
         searcher = CodeSearcher(store=store, embedder=model, sparse=sparse, doc_note=DOC_HEADER_NOTE)
         scores: dict[tuple[str, str], list[float]] = defaultdict(list)
@@ -117,4 +126,5 @@ async def main(args: argparse.Namespace) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repo", action="append", required=True, help="NAME=PATH, NAME as in queries.json")
+    parser.add_argument("--home", type=Path, help="keep the index here and reuse it (default: a temporary folder)")
     asyncio.run(main(parser.parse_args()))

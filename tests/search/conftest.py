@@ -88,7 +88,7 @@ def indexed(tmp_path_factory: pytest.TempPathFactory) -> IndexedRepo:
     def run(*args: str, check: bool = True, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
         result = subprocess.run(
             [sys.executable, "-m", "sextant.cli", *args],
-            check=False, env=env, capture_output=True, text=True, timeout=240, cwd=cwd or repo.root,
+            check=False, env=env, capture_output=True, text=True, timeout=900, cwd=cwd or repo.root,
         )  # fmt: skip
         if check and result.returncode != 0:
             raise AssertionError(f"sextant {' '.join(args)} failed:\n{result.stdout}\n{result.stderr}")

@@ -5,8 +5,11 @@ from __future__ import annotations
 import json
 import uuid
 
+import msgspec
 import pytest
 
+from sextant.chunkstore import ChunkPayload, ChunkPoint
+from sextant.chunkstore.edge_store import EdgeChunkStore
 from sextant.embedding import SparseEncoder
 
 from .conftest import IndexedRepo
@@ -82,21 +85,20 @@ def test_unknown_symbol_exits_non_zero(indexed: IndexedRepo) -> None:
 
 
 def test_search_says_it_is_sparse_only_while_dense_vectors_are_incomplete(indexed: IndexedRepo) -> None:
-    import qdrant_edge as qe
-
-    # A point written the way the indexer writes before its dense pass: payload and sparse vector only.
-    shard_dir = indexed.home / "qdrant" / indexed.collection
-    shard = qe.EdgeShard.load(str(shard_dir))
+    # A point as the indexer stores it before its dense pass: payload and sparse vector only.
     text = "def refund_order(order_id: str) -> None:\n    pass\n"
-    sparse = SparseEncoder().encode_documents([text])[0]
-    payload = {
-        "repo_key": indexed.repo_key, "path": "billing/refund.py", "blob_sha": "b" * 40, "kind": "code",
-        "language": "python", "symbol": "refund_order", "symbol_type": "function", "start_line": 1, "end_line": 2,
-        "text": text, "indexed_at": "2026-06-02T00:00:00Z", "last_modified_at": "2026-06-02T00:00:00Z",
-    }  # fmt: skip
-    point = qe.Point(str(uuid.uuid4()), {"sparse": qe.SparseVector(sparse.indices, sparse.values)}, payload)
-    shard.update(qe.UpdateOperation.upsert_points([point]))
-    shard.close()
+    payload = msgspec.convert(
+        {"repo_key": indexed.repo_key, "path": "billing/refund.py", "blob_sha": "b" * 40, "kind": "code",
+         "language": "python", "symbol": "refund_order", "symbol_type": "function", "start_line": 1, "end_line": 2,
+         "text": text, "indexed_at": "2026-06-02T00:00:00Z", "last_modified_at": "2026-06-02T00:00:00Z"},
+        ChunkPayload,
+    )  # fmt: skip
+    [sparse] = SparseEncoder().encode_documents([text])
+    store = EdgeChunkStore(indexed.home / "qdrant", indexed.collection, 384)
+    try:
+        store.upsert([ChunkPoint(id=str(uuid.uuid4()), dense=None, sparse=sparse, payload=payload)])
+    finally:
+        store.close()
 
     outcome = json.loads(indexed.run("search", "refund order", "--json").stdout)
     text_out = indexed.run("search", "refund order").stdout

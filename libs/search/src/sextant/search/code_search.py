@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
 from sextant.chunkstore import ChunkStore, ScoredChunk
@@ -23,9 +22,6 @@ PATH_FILTER_OVERFETCH = 8
 """A path glob is applied after the store ranks, so that many times the limit is fetched first."""
 MAX_CANDIDATES = 400
 """Upper bound on what one repository contributes before filtering."""
-COVERAGE_TTL_SECONDS = 30.0
-"""How long a long-lived searcher (the MCP server) trusts a dense-coverage check: dense vectors arrive
-in the background, so the answer changes, but checking on every query would double its cost."""
 
 
 @dataclass(frozen=True)
@@ -52,10 +48,10 @@ class CodeSearcher:
     sparse: SparseEncoder
     doc_note: str
     """The documentation framing printed on every doc hit (the review context's own note)."""
-    _coverage: dict[str, tuple[float, int]] = field(default_factory=dict, repr=False)
 
     async def missing_dense(self, repo_key: str) -> int:
-        """Points of ``repo_key`` without a dense vector (checked at most every COVERAGE_TTL_SECONDS).
+        """Points of ``repo_key`` still without their dense vector (checked on every query: the dense
+        vectors arrive in the background, and the count is one indexed filter).
 
         Args:
             repo_key: Repository.
@@ -63,12 +59,7 @@ class CodeSearcher:
         Returns:
             The count; 0 means hybrid search is sound.
         """
-        checked = self._coverage.get(repo_key)
-        if checked is not None and time.monotonic() - checked[0] < COVERAGE_TTL_SECONDS:
-            return checked[1]
-        missing = await asyncio.to_thread(points_missing_dense, self.store, repo_key, self.embedder.dimension)
-        self._coverage[repo_key] = (time.monotonic(), missing)
-        return missing
+        return await asyncio.to_thread(points_missing_dense, self.store, repo_key)
 
     async def search(self, request: SearchRequest) -> SearchOutcome:
         """Rank chunks of every requested repository for the query, best first.

@@ -78,7 +78,7 @@ class SymbolFinder:
             One hit per chunk at the first line using the name, best sparse rank first.
         """
         query = self.sparse.encode_query(name)
-        found: list[tuple[ChunkPayload, int]] = []
+        found: list[tuple[ChunkPayload, int, float]] = []
         for key in repo_keys:
             definitions = await asyncio.to_thread(self.store.find_symbols, key, name)
             declarations = {(p.path, line) for p in definitions if (line := _usage_line(p, name, ())) is not None}
@@ -86,11 +86,15 @@ class SymbolFinder:
             for hit in hits:
                 where = _usage_line(hit.payload, name, declarations)
                 if where is not None:
-                    found.append((hit.payload, where))
-        median = retrieved_code_median([payload for payload, _ in found])
-        return [self._hit(payload, line, median=median, usage=True) for payload, line in found[:limit]]
+                    found.append((hit.payload, where, hit.score))
+        median = retrieved_code_median([payload for payload, _, _ in found])
+        return [
+            self._hit(payload, line, median=median, usage=True, score=score) for payload, line, score in found[:limit]
+        ]
 
-    def _hit(self, payload: ChunkPayload, line: int, *, median: str | None = None, usage: bool = False) -> SearchHit:
+    def _hit(
+        self, payload: ChunkPayload, line: int, *, median: str | None = None, usage: bool = False, score: float = 0.0
+    ) -> SearchHit:
         date = payload_date(payload)
         stale, note = trust_note(payload, median, self.doc_note)
         if usage:
@@ -100,7 +104,7 @@ class SymbolFinder:
         return SearchHit(
             repo_key=payload.repo_key, path=payload.path, start_line=payload.start_line, end_line=payload.end_line,
             kind=payload.kind, language=payload.language, symbol=payload.symbol, symbol_type=payload.symbol_type,
-            last_modified_at=date, age=age_words(date), stale=stale, trust_note=note, snippet=snippet,
+            score=score, last_modified_at=date, age=age_words(date), stale=stale, trust_note=note, snippet=snippet,
             line=line if usage else None,
         )  # fmt: skip
 
