@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sextant.gitsource.commit_dates import iso_from_epoch
 from sextant.gitsource.errors import GitSourceError
+from sextant.gitsource.git_process import stream_git
 from sextant.gitsource.history_access import HistoryRepository
 
 
@@ -78,48 +78,45 @@ def read_objects(repo: HistoryRepository, names: Iterable[str]) -> dict[str, byt
 
 
 def last_commits(repo: HistoryRepository, paths: Iterable[str]) -> dict[str, tuple[str, str]]:
-    """The last commit that changed each path (up to the head), from one `git log` pass.
+    """The last commit that changed each path (up to the head), from one streamed `git log` pass.
+
+    The log is read newest first without a pathspec (matching hundreds of pathspecs against every
+    commit costs far more than reading names) and stopped as soon as every path is found.
 
     Args:
         repo: The opened repository.
         paths: Paths of the head's tree (a few hundred docs, say).
 
     Returns:
-        Path → (commit SHA, its committer day as ISO 8601); paths git never saw are left out.
+        Path → (commit SHA, its committer date, ISO 8601 in the committer's offset); paths git
+        never saw are left out.
     """
-    wanted = set(paths)
+    wanted = {path.encode("utf-8", "surrogateescape") for path in paths}
     if not wanted:
         return {}
-    out = repo.git(
-        [
-            "log",
-            "--no-renames",
-            "--diff-merges=off",
-            "--format=%x00%H %ct",
-            "--name-only",
-            "-z",
-            repo.head,
-            "--",
-            *sorted(wanted),
-        ]
-    )
-    found: dict[str, tuple[str, str]] = {}
+    args = ["log", "--no-renames", "--diff-merges=off", "--format=%x00%H %cI", "--name-only", "-z", repo.head]
+    found: dict[bytes, tuple[str, str]] = {}
     commit: tuple[str, str] | None = None
-    for token in out.split(b"\0"):
-        text = token.decode("utf-8", "surrogateescape").strip("\n")
-        if not text:
-            continue
-        if commit is None or _is_header(text):
-            sha, _, epoch = text.partition(" ")
-            commit = (sha, iso_from_epoch(int(epoch)))
-            continue
-        if text in wanted and text not in found:
-            found[text] = commit
+    pending = b""
+    with stream_git(args, env=repo.env, secrets=(), timeout=repo.timeout, git_dir=repo.git_dir) as output:
+        for chunk in output.chunks():
+            tokens = (pending + chunk).split(b"\0")
+            pending = tokens.pop()
+            for token in tokens:
+                text = token.strip(b"\n")
+                if not text:
+                    continue
+                if _is_header(text):
+                    sha, _, day = text.decode("ascii").partition(" ")
+                    commit = (sha, day)
+                elif commit is not None and text in wanted and text not in found:
+                    found[text] = commit
             if len(found) == len(wanted):
+                output.stop()
                 break
-    return found
+    return {path.decode("utf-8", "surrogateescape"): value for path, value in found.items()}
 
 
-def _is_header(text: str) -> bool:
-    sha, _, epoch = text.partition(" ")
-    return len(sha) in {40, 64} and epoch.isdigit() and all(c in "0123456789abcdef" for c in sha)
+def _is_header(text: bytes) -> bool:
+    sha, _, day = text.partition(b" ")
+    return len(sha) in {40, 64} and day[:2].isdigit() and b"T" in day and all(c in b"0123456789abcdef" for c in sha)

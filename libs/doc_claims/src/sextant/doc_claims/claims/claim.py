@@ -32,6 +32,8 @@ class Claim(msgspec.Struct, frozen=True, kw_only=True):
     linked: bool = False
     """For paths: the doc links to it or includes it (a broken link is news even for a bare file name);
     otherwise it is a name in prose or a command line, which may be the reader's own file."""
+    owner: str | None = None
+    """Whose the sentence says the name is ("Flask's `Blueprint`", "provided by SQLAlchemy"), lower-case."""
     in_history_sentence: bool = False
     """The sentence tells history ("was removed in 2.0", "no longer", "In 1.x"): an absent name there
     is what the sentence says, not an error."""

@@ -15,7 +15,7 @@ from sextant.doc_claims.claims.inline_reference import inline_claims
 from sextant.doc_claims.claims.known_names import PYTHON_BUILTINS, WELL_KNOWN_FILES
 from sextant.doc_claims.claims.name_shapes import Draft
 from sextant.doc_claims.claims.prose_context import clause_before
-from sextant.doc_claims.claims.sentences import sentence_around, tells_history
+from sextant.doc_claims.claims.sentences import owner_named, sentence_around, tells_history
 from sextant.doc_claims.claims.shell_commands import command_claims
 from sextant.doc_claims.syntax.asciidoc import asciidoc_mentions
 from sextant.doc_claims.syntax.code_blocks import defined_names, python_imports
@@ -144,6 +144,7 @@ def extract_claims(doc_path: str, text: str, *, first_line: int = 1) -> list[Cla
                         command=draft.command,
                         linked=draft.linked,
                         in_history_sentence=tells_history(sentence),
+                        owner=owner_named(clause_before(text, mention.offset - 1), sentence),
                     )
                 )
     return claims

@@ -80,6 +80,12 @@ def inline_claims(literal: str, clause: str, after: str) -> list[Draft]:  # noqa
         return []
     if text.split()[0] in HTTP_METHODS or _HTTP_LINE.match(text):
         return []
+    if (call := _CALL.match(text)) is not None and " " in text:
+        # `connect(host, retries)`: a call written with its arguments, a claim about `connect`
+        name = call.group(1)
+        if name.lower() in BUILTIN_CALLS or shapes.is_placeholder(name) or name in PYTHON_BUILTINS:
+            return []
+        return [Draft("symbol", text, name)]
     if any(space in text for space in " \t\n"):
         return _spaced_literal(text, clause)
     if introduces_new(clause):

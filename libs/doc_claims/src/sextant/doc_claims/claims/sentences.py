@@ -60,3 +60,30 @@ def tells_history(sentence: str) -> bool:
         True for "no longer", "was removed", "removed in 2.0", "In 1.x", "instead of", ...
     """
     return _HISTORY.search(sentence) is not None and _FUTURE.search(sentence) is None
+
+
+_POSSESSIVE = re.compile(r"\b([A-Za-z][\w.-]*)(?:'s|s')\s*$")
+_PROVIDED = re.compile(
+    r"\b(?:provided|defined|implemented|supplied|offered) by\s+(?:the\s+)?`?([A-Za-z][\w.-]*)`?"
+    r"|\b(?:the\s+)?`?([A-Za-z][\w.-]*)`?\s+(?:package|library|module|project)\s+(?:provides|defines|offers|ships)\b"
+    r"|\bfrom\s+(?:the\s+)?`?([A-Za-z][\w.-]*)`?\s+(?:package|library|project)\b",
+    re.I,
+)
+
+
+def owner_named(clause: str, sentence: str) -> str | None:
+    """Whose a name is, when the sentence says so: a possessive right before it, or an attribution.
+
+    Args:
+        clause: The clause right before the name.
+        sentence: The whole sentence.
+
+    Returns:
+        The owner's name in lower case ("flask" for "Flask's `Blueprint`", "sqlalchemy" for
+        "provided by SQLAlchemy"), or None.
+    """
+    if (possessive := _POSSESSIVE.search(clause.rstrip("`*_ "))) is not None:
+        return possessive.group(1).lower().strip(".-")
+    if (provided := _PROVIDED.search(sentence)) is not None:
+        return next(group for group in provided.groups() if group).lower().strip(".-")
+    return None

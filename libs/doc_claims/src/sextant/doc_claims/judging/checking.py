@@ -44,6 +44,8 @@ class Resolution:
     absent_is_class: bool = False
     """The absent name is a qualifier used as a class (`SyncSession` of `SyncSession.refresh`): only a
     past class definition counts."""
+    absent_in_class: str | None = None
+    """The repository's class it had to be a member of (`Session` for `Session.close`)."""
     absent_scope: str | None = None
     """The module it had to be in (`acme.session`), when the doc qualified it with one."""
     site: SymbolSite | None = None
@@ -78,7 +80,11 @@ def check_claims(
     judged = [(claim, resolve(claim, facts)) for claim in claims if not is_history_doc(claim.doc)]
     if history is not None:
         judged = history.judge(judged, facts)
-    findings = [_finding(claim, _as_history_sentence(claim, resolution)) for claim, resolution in judged]
+    own = own_names(facts)
+    findings = [
+        _finding(claim, _as_history_sentence(claim, _as_foreign(claim, resolution, own)))
+        for claim, resolution in judged
+    ]
     del doc_dates  # dates matter only through history: a file's date alone says nothing of a definition
     return sorted(findings, key=lambda f: (f.doc, f.line, f.ref, f.kind, f.status))
 
@@ -110,6 +116,23 @@ def resolve(claim: Claim, facts: CodeFacts) -> Resolution:
         "config_key": _resolve_config_key,
     }
     return resolvers[claim.kind](claim, facts)
+
+
+def own_names(facts: CodeFacts) -> frozenset[str]:
+    """The repository's own names, lower-case: its import roots, packages and declared programs."""
+    roots = {module.split(".", 1)[0] for module in facts.import_modules}
+    return frozenset(
+        name.lower() for name in roots | set(facts.programs) | {p.split(".", 1)[0] for p in facts.packages}
+    )
+
+
+def _as_foreign(claim: Claim, resolution: Resolution, own: frozenset[str]) -> Resolution:
+    """A name the sentence gives to another project ("Flask's `Blueprint`") is not ours to contradict."""
+    if claim.owner is None or claim.owner in own or resolution.status != "contradicted":
+        return resolution
+    return dataclasses.replace(
+        resolution, status="unverifiable", evidence=f"{resolution.evidence}; the doc names it as {claim.owner}'s"
+    )
 
 
 def _as_history_sentence(claim: Claim, resolution: Resolution) -> Resolution:
@@ -276,7 +299,13 @@ def _resolve_symbol(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR0
             return Resolution("verified", lookup.evidence, lookup.path, site=lookup.site)
         if lookup.foreign_base is not None:
             return Resolution("unverifiable", lookup.evidence)
-        return Resolution(_absent(claim), lookup.evidence, absent_name=last, absent_scope=lookup.module)
+        return Resolution(
+            _absent(claim),
+            lookup.evidence,
+            absent_name=last,
+            absent_scope=lookup.module,
+            absent_in_class=lookup.owner_class,
+        )
     if "." in name and (unknown := _unknown_root(name, facts)) is not None:
         # `SyncSession.refresh` when nothing at the head is called SyncSession: the bare `refresh`
         # elsewhere proves nothing; history may show the qualifier was a class of ours (then it is

@@ -76,8 +76,8 @@ def revise_with_past_names(
             past = None  # the doc uses it as a class; what the code once had by that name was not one
         if past is not None:
             revised.append((claim, _removed(resolution, past, facts)))
-        elif resolution.status == "contradicted" and resolution.absent_scope:
-            # `acme.session.Name`: the doc is firm that our module holds it, history or not.
+        elif resolution.status == "contradicted" and (resolution.absent_scope or resolution.absent_in_class):
+            # `acme.session.Name`, `Session.close`: the doc is firm that our module or class holds it.
             revised.append((claim, resolution))
         elif claim.kind == "symbol" and resolution.status == "contradicted" and (near := near_name(name, facts)):
             # Never defined, but one letter or word away from one of ours: a slip of the doc's.

@@ -34,6 +34,8 @@ class QualifiedLookup:
     """A base class from outside the repository that may define the member."""
     module: str | None = None
     """The module the member was looked for in (`acme.session`), when the qualifier is a module."""
+    owner_class: str | None = None
+    """The class the member was looked for on, when the qualifier is one of the repository's classes."""
 
 
 def resolve_qualified(name: str, facts: CodeFacts) -> QualifiedLookup | None:
@@ -140,5 +142,8 @@ def member_of_class(cls: str, member: str, facts: CodeFacts, *, qualifier: str) 
             False, f"{qualifier} has no {member}; it may come from base class {foreign}", None, foreign_base=foreign
         )
     return QualifiedLookup(
-        False, f"{qualifier} has no member {member} (nor do its bases)", _class_sites(cls, facts)[0].path
+        False,
+        f"{qualifier} has no member {member} (nor do its bases)",
+        _class_sites(cls, facts)[0].path,
+        owner_class=cls,
     )

@@ -12,6 +12,10 @@ _CODE_DIRECTIVE = re.compile(r"^([ \t]*)\.\.[ \t]+(?:code-block|code|sourcecode|
 _HISTORY_DIRECTIVE = re.compile(
     r"^([ \t]*)\.\.[ \t]+(?:versionadded|versionchanged|deprecated|versionremoved)::[^\n]*$", re.M
 )
+# Comments (`.. anything` that is no directive, target, substitution or footnote) and to-do notes
+# are the writer's notes to themselves, never claims.
+_COMMENT = re.compile(r"^([ \t]*)\.\.(?:[ \t]+(?![\w:.-]+::)(?!_)(?!\|)(?!\[)[^\n]*|[ \t]*$)", re.M)
+_TODO_DIRECTIVE = re.compile(r"^([ \t]*)\.\.[ \t]+todo::[^\n]*$", re.M)
 _LITERAL_BLOCK = re.compile(r"^([ \t]*)(?!\.\.)[^\n]*::[ \t]*$", re.M)
 # Directives whose argument is a claim: files they pull in, env vars and options they document.
 _CLAIM_DIRECTIVE = re.compile(
@@ -78,6 +82,9 @@ def _blocks(text: str) -> tuple[list[Mention], str]:
     """Mentions of code blocks and `::` literal blocks; the text with them (and history notes) blanked."""
     mentions: list[Mention] = []
     spans: list[tuple[int, int]] = []
+    for note in [*_COMMENT.finditer(text), *_TODO_DIRECTIVE.finditer(text)]:
+        _, stop = _indented_body(text, note.end(), len(note.group(1).expandtabs()))
+        spans.append((note.start(), max(stop, note.end())))
     for note in _HISTORY_DIRECTIVE.finditer(text):
         # versionadded/versionchanged/deprecated notes record history, like a changelog.
         _, stop = _indented_body(text, note.end(), len(note.group(1).expandtabs()))

@@ -1,0 +1,89 @@
+"""What the doc-claim history look-ups cost on a large history, as a ratio to the recency scan.
+
+Usage: uv run --no-sync python bench/history/run.py [REPO] [--rounds N]
+
+REPO is a local git directory with a long history, e.g. the git/git snapshot the search tool's
+``fetch`` places under /work/.mirror/git+git/repo (82k commits); without REPO the script uses
+$SEXTANT_BENCH_REPO or that snapshot, and with neither it says so and exits 0.
+
+It prints, each the median of N rounds, read in place:
+- the recency scan (``read_recency``: one streamed ``git log --name-status`` pass dating every
+  path), the reference: it is the other whole-history pass an analysis pays for;
+- the claim check without history (tree, blobs, parse, judge) and with history; the difference
+  is what the history costs (the absent-name look-up over sampled trees plus the definition-change
+  comparison), broken down by the look-up's own timer;
+- the ratio history / recency scan (target <= 1.5), and what the look-up read (trees, bytes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from sextant.doc_claims import check_docs
+from sextant.doc_claims.judging.repository_history import RepositoryHistory
+from sextant.doc_claims.sources.repository import read_snapshot
+from sextant.gitsource.history_access import in_place_environment, open_history
+from sextant.gitsource.recency import read_recency
+
+_DEFAULT = Path("/work/.mirror/git+git/repo")
+
+
+def main() -> int:
+    """Run the benchmark and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("repo", nargs="?", default=os.environ.get("SEXTANT_BENCH_REPO") or str(_DEFAULT))
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    path = Path(args.repo)
+    if not path.exists():
+        print(f"no repository at {path}: fetch github:git/git or pass REPO")
+        return 0
+    repo = open_history(path)
+    env = in_place_environment(path)
+    commits = repo.git(["rev-list", "--count", repo.head]).decode().strip()
+    print(f"repository {path} at {repo.head[:12]}: {commits} commits")
+
+    recency = _median(args.rounds, lambda: read_recency(repo.git_dir, repo.head, env=env))
+    snapshot = read_snapshot(repo)
+    plain = _median(args.rounds, lambda: check_docs(snapshot.payloads, tree_paths=snapshot.paths))
+    histories: list[RepositoryHistory] = []
+
+    def with_history() -> None:
+        history = RepositoryHistory(repo, snapshot.doc_commits)
+        histories.append(history)
+        check_docs(snapshot.payloads, tree_paths=snapshot.paths, history=history)
+
+    judged = _median(args.rounds, with_history)
+    cost = histories[-1].cost
+    history_seconds = max(judged - plain, 0.0)
+    print(f"recency scan (read in place)        {recency:8.2f} s")
+    print(f"claim check without history          {plain:8.2f} s")
+    print(f"claim check with history             {judged:8.2f} s")
+    print(
+        f"history look-ups                     {history_seconds:8.2f} s  "
+        f"(absent names: {cost.get('seconds', 0.0):.2f} s over {int(cost.get('trees', 0))} sampled trees, "
+        f"{int(cost.get('bytes', 0)):,} bytes read; the rest compares changed definitions)"
+    )
+    print(f"ratio history / recency scan         {history_seconds / recency:8.2f}   (target <= 1.5)")
+    note = histories[-1].note
+    if note:
+        print(f"note: {note}")
+    return 0
+
+
+def _median(rounds: int, run: object) -> float:
+    times = []
+    for _ in range(max(rounds, 1)):
+        started = time.perf_counter()
+        run()  # type: ignore[operator]
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
