@@ -13,13 +13,14 @@ from nats.js.errors import NotFoundError
 from sextant.cli.index_access import repo_keys_for
 from sextant.cli.mcp_backend import McpBackend
 from sextant.cli.publishing import build_repo_updated
-from sextant.cli.run_watch import RunFailedError, await_result
 from sextant.contracts import (
     STREAM_NAME,
     AnalysisCompleted,
-    AnyEvent,
+    ChunksEmbedded,
     ChunksIndexed,
     Event,
+    EventParked,
+    StageFailed,
     event_name,
     new_run_id,
     subject_pattern,
@@ -29,6 +30,7 @@ from sextant.doc_rules import STALE_DOC_GAP, calendar_day, payload_date
 from sextant.search import SearchRequest, age_words
 
 ProgressReport = Callable[[float, float, str], Coroutine[Any, Any, None]]
+"""Where progress goes: (done, total, message)."""
 
 TRUST_RULE = (
     "Code is authoritative. Each hit carries the date of its last change and its age. Documentation is "
@@ -208,39 +210,55 @@ async def review_context(
             "warnings": retrieval.warnings, "context": context}  # fmt: skip
 
 
+RUN_ENDS: dict[str, tuple[type[Event], ...]] = {
+    "indexed": (ChunksIndexed, ChunksEmbedded),
+    "analysed": (AnalysisCompleted, ChunksEmbedded),
+}
+"""The events that end a followed run: the index (or the analysis) and the dense vectors, so that search
+right after it is hybrid."""
+EXPECTED_STAGES = {"indexed": 4.0, "analysed": 7.0}
+"""Events a run usually publishes up to its end (for the progress total; a run may publish more)."""
+
+
 async def index_repository(backend: McpBackend, repo: str, until: str, report: ProgressReport) -> dict[str, Any]:
     """Publish RepoUpdated for a repository and follow its run, reporting each stage as progress.
 
     Args:
         backend: The backend.
         repo: Repository URL or local path.
-        until: "indexed" (stop at ChunksIndexed) or "analysed" (stop at AnalysisCompleted).
+        until: "indexed" (the index and its dense vectors) or "analysed" (the analysis too).
         report: Progress sink (done, total, message).
 
     Returns:
-        What the run produced, or why it failed.
+        What the run produced (its last awaited event), or why it failed.
     """
-    if until not in ("indexed", "analysed"):
+    if until not in RUN_ENDS:
         raise ToolError("until is 'indexed' or 'analysed'")
-    result_type: type[Event] = ChunksIndexed if until == "indexed" else AnalysisCompleted
-    total = 2.0 if until == "indexed" else 4.0
+    from sextant.cli.describe import summarize
+
+    bus = backend.session.bus
     request = build_repo_updated(repo, run_id=new_run_id())
-    reports: list[asyncio.Task[None]] = []
+    pending = set(RUN_ENDS[until])
+    total = EXPECTED_STAGES[until]
     stages: list[str] = []
-
-    def on_event(event: AnyEvent) -> None:
-        from sextant.cli.describe import summarize
-
+    ends: dict[type[Event], Event] = {}
+    after = await bus.last_sequence()
+    await bus.publish(request)
+    async for _, event, _ in bus.read(f"sextant.*.*.{request.repo.repo_key}", follow=True, after_sequence=after):
+        if event is None or event.run_id != request.run_id:
+            continue
         stages.append(f"{event_name(type(event))}: {summarize(event)}")
-        reports.append(asyncio.create_task(report(min(len(stages), total), total, stages[-1])))
-
-    try:
-        result = await await_result(backend.session.bus, request, result_type, on_event=on_event, show_progress=False)
-    except RunFailedError as failure:
-        return {"repo_key": request.repo.repo_key, "run_id": request.run_id, "ok": False, "error": str(failure),
-                "stages": stages}  # fmt: skip
-    finally:
-        await asyncio.gather(*reports, return_exceptions=True)
-    return {"repo_key": request.repo.repo_key, "run_id": request.run_id, "ok": True, "stages": stages,
-            "result": {k: _builtins(v) for k, v in msgspec.structs.asdict(result).items()
-                       if k not in ("markdown", "prompt", "sections")}}  # fmt: skip
+        await report(min(len(stages), total), max(total, len(stages)), stages[-1])
+        if isinstance(event, StageFailed | EventParked):
+            return {"repo_key": request.repo.repo_key, "run_id": request.run_id, "ok": False,
+                    "error": summarize(event), "stages": stages}  # fmt: skip
+        if type(event) in pending:
+            pending.discard(type(event))
+            ends[type(event)] = event
+        if not pending:
+            break
+    result = ends.get(RUN_ENDS[until][0])
+    fields = {} if result is None else msgspec.structs.asdict(result)
+    summary = {k: _builtins(v) for k, v in fields.items() if k not in ("markdown", "prompt", "sections")}
+    return {"repo_key": request.repo.repo_key, "run_id": request.run_id, "ok": not pending, "stages": stages,
+            "result": summary}  # fmt: skip

@@ -74,7 +74,8 @@ def build_server(backend: McpBackend) -> MCPServer:
     async def index_repository(repo: str, until: str = "indexed", ctx: Context | None = None) -> dict[str, Any]:
         """(Re)index a repository: publishes RepoUpdated and reports each stage as progress.
 
-        until: "indexed" returns when the index is written; "analysed" waits for the analysis too.
+        until: "indexed" returns when the index and its dense vectors are written; "analysed" waits for
+        the analysis too.
         """
 
         async def report(done: float, total: float, message: str) -> None:
