@@ -16,9 +16,9 @@ from sextant.chunkstore.payload import ChunkPayload
 from sextant.doc_claims.judging.program_names import declared_programs
 from sextant.doc_rules.kinds import chunk_kind
 from sextant.doc_rules.staleness import parse_iso_date
+from sextant.parsing.symbol_kinds import NON_DEFINITION_SYMBOL_TYPES
 
 # Symbol types that are not definitions a doc could name.
-_NOT_SYMBOLS = frozenset({"window", "section", "file", "module", "document"})
 # Identifiers, compound keys (a.b, dry-run) and flags (--force) as they appear in code text.
 _TOKEN = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*|[A-Za-z_]\w*(?:[.-][A-Za-z_]\w*)*")
 _COMPOUND_PARTS = re.compile(r"[.-]")
@@ -167,7 +167,7 @@ class CodeFactsCollector:
 
     def _add_symbol(self, payload: ChunkPayload) -> None:
         name = payload.symbol
-        if not name or payload.symbol_type in _NOT_SYMBOLS:
+        if not name or payload.symbol_type in NON_DEFINITION_SYMBOL_TYPES:
             return
         qualified = f"{payload.parent}.{name}" if payload.parent else name
         if payload.signature and payload.window == 0:

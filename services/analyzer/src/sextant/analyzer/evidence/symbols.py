@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from sextant.analyzer.evidence.test_files import is_test_path
 from sextant.chunkstore.payload import ChunkPayload
 from sextant.doc_rules import chunk_kind
+from sextant.parsing.symbol_kinds import NON_DEFINITION_SYMBOL_TYPES
 
-_NOT_DEFINITIONS = frozenset({"window", "section", "file", "module", "document"})
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _CODE_SHAPED = re.compile(r"[A-Z_0-9]")
 _MIN_NAME = 4
@@ -86,7 +86,7 @@ class SymbolCollector:
         if chunk_kind(payload.path) != "code":
             return
         self._tokens.setdefault(payload.path, set()).update(_IDENTIFIER.findall(payload.text))
-        if not payload.symbol or payload.symbol_type in _NOT_DEFINITIONS:
+        if not payload.symbol or payload.symbol_type in NON_DEFINITION_SYMBOL_TYPES:
             return
         # The windows of one split symbol share path, parent, name, type and signature.
         key = (payload.path, payload.parent, payload.symbol, payload.symbol_type, payload.signature)
