@@ -95,3 +95,25 @@ def test_rules_see_the_text_form() -> None:
     rules = DiscoveryRules()
     assert rules.wants_path("new\\nline.py")
     assert msgspec.json.encode({"path": "caf\\xe9.py"})
+
+
+async def test_an_incremental_push_naming_an_odd_path_reindexes_it(git_repo: GitRepo, tmp_path: Path) -> None:
+    from sextant.indexer import index_repository
+
+    (git_repo.root / "new\nline.py").write_text("x = 1\n")
+    git_repo.commit("one")
+    embedder = HashingTestEmbedder()
+    store = open_store(tmp_path, embedder)
+    harness = IndexHarness(git_repo, make_deps(tmp_path, embedder, store))
+    first = harness.request()
+    await index_repository(first, harness.recency(first), harness.deps)
+    (git_repo.root / "new\nline.py").write_text("x = 2\n")
+    git_repo.commit("two")
+    # A webhook names the path as Python text, raw newline included.
+    push = harness.request(changed_paths=["new\nline.py"], head_commit_date="2026-04-04T00:00:00Z")
+    [recency] = await on_repo_updated(push, RecencySettings(enabled=True))
+    assert recency.dates == {"new\\nline.py": "2026-04-04T00:00:00+00:00"}
+    indexed = await index_repository(push, recency, harness.deps)
+    assert (indexed.files_changed, indexed.failed_files) == (1, [])
+    assert decode_event(encode_event(recency)) == recency
+    store.close()

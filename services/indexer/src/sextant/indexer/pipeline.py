@@ -19,6 +19,7 @@ from sextant.contracts import (
 )
 from sextant.gitsource.access import RepoSource
 from sextant.gitsource.mirror import MirrorState
+from sextant.gitsource.paths import text_path
 from sextant.gitsource.repo_reference import source_for_repo
 from sextant.indexer.chunk_points import FileVersion, chunk_payload, chunk_point_ids
 from sextant.indexer.deps import IndexerDeps
@@ -177,7 +178,9 @@ async def _index(
             raise StoreUnavailableError(f"chunk store unavailable: {type(error).__name__}: {error}") from error
         scope = None
         if request.changed_paths is not None:
-            scope = frozenset(request.changed_paths) | frozenset(request.removed_paths or ())
+            # The push's paths in the tree's text form, so an escaped name matches its tree entry.
+            pushed = [*request.changed_paths, *(request.removed_paths or ())]
+            scope = frozenset(text_path(path) for path in pushed)
         plan = plan_run(tree, stored, force=request.force, scope=scope, run_id=request.run_id)
         span.set_attributes(
             {
