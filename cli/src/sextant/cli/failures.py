@@ -84,11 +84,11 @@ def known_mistake(error: BaseException) -> str | None:
 
 
 def _embedded_message(error: Exception) -> str | None:
-    from sextant.bus import NatsServerError
+    from sextant.bus import NatsServerError, NatsSettingsError
     from sextant.embedding import EmbeddingError
     from sextant.llm import LanguageModelConfigError
 
-    if isinstance(error, NatsServerError | LanguageModelConfigError):
+    if isinstance(error, NatsServerError | NatsSettingsError | LanguageModelConfigError):
         return str(error)
     if isinstance(error, EmbeddingError) and not error.transient:
         return str(error)

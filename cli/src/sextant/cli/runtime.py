@@ -217,4 +217,11 @@ async def open_session(
             if adapters is None:
                 stack.callback(shared.close)
             await start_routers(bus, all_services(env, shared))
-        yield Session(bus=bus, url=redacted_url(url), hosts_services=hosts, home=home, embedded=server is not None)
+        try:
+            yield Session(bus=bus, url=redacted_url(url), hosts_services=hosts, home=home, embedded=server is not None)
+        except (asyncio.CancelledError, KeyboardInterrupt):
+            # Ctrl-C: handlers in flight are cut short while the bus drains, and each says so in a log
+            # line with a traceback. The person asked for the stop; what was not acknowledged is
+            # redelivered next time, so those lines are noise (only critical ones still show).
+            logging.disable(logging.ERROR)
+            raise

@@ -70,7 +70,9 @@ class ServiceTracing:
             service = self.default_service
         if service not in self._providers:
             provider = TracerProvider(
-                resource=Resource.create({"service.name": service, "service.namespace": "sextant"})
+                resource=Resource.create({"service.name": service, "service.namespace": "sextant"}),
+                # Our own shutdown bounds the flush; the SDK's exit hook would wait without a limit.
+                shutdown_on_exit=False,
             )
             for factory in self._factories:
                 provider.add_span_processor(factory())
