@@ -28,11 +28,13 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 
-from sextant.gitsource.errors import GitSourceError
+from sextant.gitsource.errors import GitSourceError, GitTimeoutError
 from sextant.gitsource.history_access import HistoryRepository
 
 DEFAULT_HISTORY_BYTES = 32 * 1024 * 1024
-DEFAULT_HISTORY_SECONDS = 60.0
+DEFAULT_HISTORY_SECONDS = 15.0
+"""Wall-time budget of one look-up: a small repository needs well under a second; a history the size
+of git/git's is cut to the newest trees that fit (bench/history measures it)."""
 _SAMPLE_DEPTHS = tuple(2**k for k in range(3, 20))
 _NAME = re.compile(r"^[A-Za-z_$][\w$]*$")
 _PYTHON_TEMPLATES = (
@@ -195,12 +197,31 @@ def find_past_definitions(
         )
         return search
     started = time.monotonic()
+    deadline = started + max_seconds
     samples = _sample_commits(repo)
-    search.trees = len(samples)
-    hits = _grep_samples(repo, wanted, [sha for sha, _ in samples], search, max_bytes)
+    hits: list[tuple[str, str, int, str]] = []
+    # Newest tree first, one grep each, so a spent budget still leaves the recent history searched.
+    for searched, (sha, _) in enumerate(samples):
+        remaining = deadline - time.monotonic()
+        if remaining <= 0 or search.bytes_read > max_bytes:
+            search.note = (
+                f"history search covered {searched} of {len(samples)} sampled trees within its budget "
+                f"({max_seconds:g} s, {max_bytes:,} bytes)"
+            )
+            break
+        try:
+            hits += _grep_samples(dataclasses.replace(repo, timeout=remaining), wanted, [sha], search, max_bytes)
+        except GitTimeoutError:
+            search.note = f"history search covered {searched} of {len(samples)} sampled trees within {max_seconds:g} s"
+            break
+        search.trees = searched + 1
     definitions = _newest_definitions(hits, samples, wanted)
-    if definitions and time.monotonic() - started < max_seconds:
-        _attribute_removals(repo, definitions, samples, search, max_bytes)
+    remaining = deadline - time.monotonic()
+    if definitions and remaining > 0:
+        try:
+            _attribute_removals(dataclasses.replace(repo, timeout=remaining), definitions, samples, search, max_bytes)
+        except GitTimeoutError:
+            search.note = f"history search stopped at its {max_seconds:g} s budget before naming removal commits"
     elif definitions:
         search.note = f"history search stopped at its {max_seconds:g} s budget before naming removal commits"
     search.found = {name: found for name, (found, _) in definitions.items()}

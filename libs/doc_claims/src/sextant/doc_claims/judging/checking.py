@@ -203,6 +203,10 @@ def _resolve_path(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR091
         return Resolution("unverifiable", blind_spot)
     if not claim.linked and (reader := _readers_file(target, folder, facts)) is not None:
         return Resolution("unverifiable", reader)
+    site_root = target.strip("/").split("/", 1)[0]
+    if claim.linked and target.startswith("/") and "/" in target.strip("/") and site_root not in facts.directories:
+        # `[hooks](/api/hook)`: a page of the built site, whose folder the repository does not hold.
+        return Resolution("unverifiable", f"{target} is a path of the built site: no {site_root}/ here")
     if claim.explicit:
         return Resolution("contradicted", f"no file or folder {target} in the indexed files")
     return Resolution("unverifiable", f"no file named {target} in the indexed files; it may be the reader's own file")

@@ -304,6 +304,7 @@ _BINDING = re.compile(
     r"|^[ \t]+([A-Za-z_]\w*)[ \t]*:[ \t]*[\w\[\]., |\"']+[ \t]*$"  # a field: `name: str`
     r"|\b(?:self|cls|this)\.([A-Za-z_$][\w$]*)[ \t]*=(?!=)"
     r"|\bexports\.([A-Za-z_$][\w$]*)[ \t]*="
+    r"|\b[A-Z][\w$]*(?:\.prototype)?\.([A-Za-z_$][\w$]*)[ \t]*=(?!=)"  # CancelToken.source = function …
     r"|^[ \t]*export[ \t]+(?:const|let|var|function|class|async function)[ \t]+([A-Za-z_$][\w$]*)",
     re.M,
 )
