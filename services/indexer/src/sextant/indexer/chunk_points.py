@@ -6,8 +6,11 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import msgspec
+
 from sextant.chunkstore import ChunkPayload, point_id
 from sextant.indexer.recency_stamp import Stamp
+from sextant.indexer.symbol_dates import SymbolDate
 from sextant.parsing import Chunk
 
 logger = logging.getLogger(__name__)
@@ -32,12 +35,13 @@ class FileVersion:
     """ISO time of the run."""
 
 
-def chunk_payload(chunk: Chunk, version: FileVersion) -> ChunkPayload:
+def chunk_payload(chunk: Chunk, version: FileVersion, symbol_date: SymbolDate | None = None) -> ChunkPayload:
     """The stored payload of one chunk.
 
     Args:
         chunk: A chunk from ``sextant.parsing.build_chunks``.
         version: The file version it belongs to.
+        symbol_date: When the chunk's own lines last changed (None: not computed, the fields stay out).
 
     Returns:
         The payload (its dense text kept as a prefix of ``text`` when it is one, for the dense phase).
@@ -68,6 +72,8 @@ def chunk_payload(chunk: Chunk, version: FileVersion) -> ChunkPayload:
         file_added=version.added,
         dense_prefix=prefix,
         dense_text=whole,
+        symbol_last_modified_at=symbol_date.at if symbol_date is not None else msgspec.UNSET,
+        symbol_date_source=symbol_date.source if symbol_date is not None else None,
     )
 
 

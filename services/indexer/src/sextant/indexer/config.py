@@ -50,6 +50,8 @@ class IndexerSettings:
     """Git hosting tokens by provider (read when a run needs one; never logged)."""
     allow_local_repos: bool = False
     """SEXTANT_ALLOW_LOCAL_REPOS: read repositories named by a local path (the embedded runtime's default)."""
+    symbol_blame: bool = True
+    """INDEX_SYMBOL_BLAME: date symbols by git blame where the history is on disk (see docs/indexing.md)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> IndexerSettings:
@@ -59,7 +61,7 @@ class IndexerSettings:
         against the full path and the basename), INDEX_DEFAULT_EXCLUDES (false: drop the built-in
         vendored/generated/lock excludes), INDEX_MAX_FILE_BYTES, INDEX_MAX_TREE_ENTRIES and
         INDEX_MAX_TREE_BYTES (caps on the tree listing), INDEX_GIT_TIMEOUT_SECONDS,
-        INDEX_GROUP_CHUNKS, SEXTANT_HOME.
+        INDEX_GROUP_CHUNKS, INDEX_SYMBOL_BLAME, SEXTANT_HOME.
 
         Args:
             env: Environment variables.
@@ -87,4 +89,5 @@ class IndexerSettings:
             git_timeout_seconds=env_float(env, "INDEX_GIT_TIMEOUT_SECONDS", DEFAULT_GIT_TIMEOUT_SECONDS),
             group_chunks=group,
             allow_local_repos=env_flag(env, ALLOW_LOCAL_REPOS),
+            symbol_blame=env_flag(env, "INDEX_SYMBOL_BLAME", default=True),
         )

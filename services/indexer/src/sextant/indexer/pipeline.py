@@ -6,9 +6,12 @@ import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from sextant.chunkstore import ChunkPoint, FileEntry
+import msgspec
+
+from sextant.chunkstore import ChunkPayload, ChunkPoint, FileEntry
 from sextant.contracts import (
     ChunksIndexed,
     FailedFile,
@@ -30,12 +33,15 @@ from sextant.indexer.recency_stamp import RecencyStamp
 from sextant.indexer.restamp import restamps_for_unchanged
 from sextant.indexer.run_plan import FileToIndex, RunPlan, plan_run
 from sextant.indexer.sparse_encoding import EncodedFile, ParsedFile, encode_files
+from sextant.indexer.symbol_dates import SymbolDate, chunk_dates, earlier_dates, line_dates
 from sextant.parsing import build_chunks, decode_source
 from sextant.telemetry import tracer
 
 logger = logging.getLogger(__name__)
 _tracer = tracer(__name__)
 
+BLAME_WORKERS = 4
+"""git blame processes at once: each is one process, mostly waiting on reads, so a few overlap well."""
 READ_SLICE_FILES = 2000
 """Changed files whose blobs are fetched and read in one batch; bounds memory on huge first runs."""
 PARSE_SLICE_FILES = 32
@@ -89,6 +95,11 @@ class _Run:
     plan: RunPlan
     tally: RunTally
     progress: ProgressCallback | None
+    head_sha: str = ""
+    blame: bool = False
+    """Symbol dates from ``git blame``: the history is on disk (a repository read in place)."""
+    carried: dict[str, dict[str, SymbolDate]] = field(default_factory=dict)
+    """Changed files' earlier symbol dates by text key, where blame is not used."""
 
     def report(self, phase: Phase) -> None:
         if self.progress is not None:
@@ -201,8 +212,11 @@ async def _index(
         plan=plan,
         tally=RunTally(skipped=found.skipped),
         progress=progress,
+        head_sha=state.head_sha,
+        blame=state.in_place and deps.settings.symbol_blame,
     )
     run.report("planning")
+    await _load_carried_dates(run)
     _count_earlier_attempts(run, stored)
     await _restamp_unchanged(run, stored)
     await _delete_emptied(run)
@@ -217,6 +231,22 @@ async def _index(
     return _chunks_indexed(
         request, recency=recency, run=run, state=state, deps=deps, calls_before=calls_before, started=started
     )
+
+
+async def _load_carried_dates(run: _Run) -> None:
+    """Without history on disk, changed files keep the dates of their unchanged chunks (one scroll)."""
+    changed = {file.path for file in run.plan.to_index if file.old_point_ids}
+    if run.blame or not changed:
+        return
+
+    def read() -> dict[str, dict[str, SymbolDate]]:
+        by_path: dict[str, list[ChunkPayload]] = {}
+        for payload in run.deps.store.scroll_payloads(run.repo_key):
+            if payload.path in changed:
+                by_path.setdefault(payload.path, []).append(payload)
+        return {path: earlier_dates(payloads) for path, payloads in by_path.items()}
+
+    run.carried.update(await asyncio.to_thread(read))
 
 
 def _count_earlier_attempts(run: _Run, stored: Mapping[str, FileEntry]) -> None:
@@ -362,7 +392,40 @@ def _parse_files(
             outcomes.append(_Unindexed(file, None, drop_old_points=True))
             continue
         outcomes.append(ParsedFile(file, chunks))
-    return outcomes
+    return _with_symbol_dates(outcomes, run)
+
+
+def _with_symbol_dates(outcomes: list[ParsedFile | _Unindexed], run: _Run) -> list[ParsedFile | _Unindexed]:
+    """Date every parsed file's chunks: blame the code files (in parallel) or carry earlier dates."""
+    parsed = [outcome for outcome in outcomes if isinstance(outcome, ParsedFile)]
+    to_blame = [item for item in parsed if run.blame and any(chunk.kind == "code" for chunk in item.chunks)]
+    with ThreadPoolExecutor(max_workers=BLAME_WORKERS) as pool:
+        blamed = dict(
+            zip(
+                (item.file.path for item in to_blame),
+                pool.map(lambda item: line_dates(run.deps.mirrors, run.source, run.head_sha, item.file.path), to_blame),
+                strict=True,
+            )
+        )
+    dated: list[ParsedFile | _Unindexed] = []
+    for outcome in outcomes:
+        if not isinstance(outcome, ParsedFile):
+            dated.append(outcome)
+            continue
+        path = outcome.file.path
+        file_date = run.stamp.for_path(path)
+        dates: list[SymbolDate | None] = [
+            # Scan skipped and nothing better known: the field stays out, as last_modified_at does.
+            None if date.source is None and isinstance(file_date, msgspec.UnsetType) else date
+            for date in chunk_dates(
+                outcome.chunks,
+                epochs=blamed.get(path),
+                carried=run.carried.get(path, {}),
+                file_date=file_date if isinstance(file_date, str) else None,
+            )
+        ]
+        dated.append(ParsedFile(outcome.file, outcome.chunks, dates))
+    return dated
 
 
 async def _settle(run: _Run, outcome: _Unindexed) -> None:
@@ -403,8 +466,9 @@ def _write(run: _Run, encoded: Sequence[EncodedFile]) -> tuple[int, int]:
             indexed_at=run.indexed_at,
         )
         ids = chunk_point_ids(run.repo_key, item.parsed.chunks)
-        for point_id, chunk, sparse in zip(ids, item.parsed.chunks, item.sparse, strict=True):
-            points.append(ChunkPoint(id=point_id, sparse=sparse, payload=chunk_payload(chunk, version)))
+        symbol_dates = item.parsed.symbol_dates or [None] * len(item.parsed.chunks)
+        for point_id, chunk, sparse, date in zip(ids, item.parsed.chunks, item.sparse, symbol_dates, strict=True):
+            points.append(ChunkPoint(id=point_id, sparse=sparse, payload=chunk_payload(chunk, version, date)))
         replaced.extend(file.old_point_ids.difference(ids))
     # Order matters: until the upsert returns, every file still has its old points (no gap).
     run.deps.store.upsert(points)

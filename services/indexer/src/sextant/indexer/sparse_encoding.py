@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from sextant.chunkstore import SparseVector
 from sextant.indexer.run_plan import FileToIndex
+from sextant.indexer.symbol_dates import SymbolDate
 from sextant.parsing import Chunk
 
 
@@ -30,6 +31,8 @@ class ParsedFile:
 
     file: FileToIndex
     chunks: list[Chunk]
+    symbol_dates: list[SymbolDate | None] = field(default_factory=list)
+    """When each chunk's own lines last changed (see ``symbol_dates``); empty or None = not computed."""
 
 
 @dataclass(frozen=True)
