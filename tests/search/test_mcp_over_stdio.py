@@ -81,6 +81,11 @@ async def test_an_agent_session_over_stdio(tmp_path: Path) -> None:
     assert analysis["analysis"].startswith("No language model was used")
     assert analysis["provenance"]["run_id"] == indexed["run_id"]
     assert analysis["provenance"]["head_sha"] == repo.git("rev-parse", "main").strip()
+    assert (
+        analysis["provenance"]["chunks_read"]
+        == analysis["provenance"]["code_chunks"] + analysis["provenance"]["doc_chunks"]
+    )
+    assert [framing["path"] for framing in analysis["provenance"]["stale_docs"]] == ["docs/design.md"]
 
     assert [doc["doc"] for doc in docs["docs"]] == ["docs/design.md"]
     assert docs["docs"][0]["age"] == "2 years ago" or docs["docs"][0]["age"].endswith("years ago")

@@ -129,6 +129,9 @@ async def get_analysis(backend: McpBackend, repo: str | None) -> dict[str, Any]:
         "age": age_words(event.occurred_at), "head_sha": event.head_sha, "model": event.model,
         "provider": event.provider, "median_code": event.median_code, "stream_sequence": raw.seq,
         "selection": _builtins(event.counts), "warnings": event.warnings,
+        "chunks_read": len(event.provenance.chunks), "code_chunks": event.provenance.code_chunks,
+        "doc_chunks": event.provenance.doc_chunks, "stale_docs": _builtins(event.provenance.stale_docs),
+        "claims_by_status": event.provenance.claims_by_status,
     }  # fmt: skip
     claims = [_builtins(claim) for claim in event.doc_claims if claim.status != "verified"]
     return {"trust": TRUST_RULE, "repo_key": key, "analysis": event.markdown, "provenance": provenance,
