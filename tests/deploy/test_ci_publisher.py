@@ -26,7 +26,7 @@ from sextant.recency_scanner import app as recency_scanner
 from ..conftest import GitRepo
 
 ROOT = Path(__file__).resolve().parents[2]
-EXPECTED_DISTRIBUTIONS = {"sextant-publish", "sextant-contracts", "msgspec", "nats-py"}
+EXPECTED_DISTRIBUTIONS = {"sextant-publish", "sextant-contracts", "sextant-config", "msgspec", "nats-py"}
 
 
 def repack_installed(name: str, out_dir: Path) -> Path:
@@ -72,7 +72,7 @@ def publisher(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The `sextant-publish` executable of a fresh venv: pip with no index, from local wheels only."""
     work = tmp_path_factory.mktemp("ci-publisher")
     dist = work / "dist"
-    for package in ("sextant-contracts", "sextant-publish"):
+    for package in ("sextant-contracts", "sextant-config", "sextant-publish"):
         subprocess.run(
             [_uv(), "build", "--wheel", "--package", package, "--out-dir", str(dist), "--quiet"],
             cwd=ROOT, check=True, capture_output=True,

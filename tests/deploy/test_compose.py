@@ -20,7 +20,7 @@ from sextant.bus import find_nats_server
 
 ROOT = Path(__file__).resolve().parents[2]
 BUS_SERVICES = ("recency-scanner", "indexer", "selector", "analyzer", "reviewer", "pr-bot")
-STORE_SERVICES = ("recency-scanner", "indexer", "selector", "analyzer", "reviewer")
+STORE_SERVICES = ("recency-scanner", "indexer", "embedder", "selector", "analyzer", "reviewer")
 INFRASTRUCTURE = ("nats", "qdrant", "jaeger")
 
 
@@ -51,11 +51,11 @@ def test_infrastructure_has_jetstream_with_a_volume_qdrant_and_jaeger_with_otlp(
         assert services[name]["restart"] == "unless-stopped"
 
 
-@pytest.mark.parametrize("name", BUS_SERVICES)
+@pytest.mark.parametrize("name", [*BUS_SERVICES, "embedder"])
 def test_each_service_runs_its_module_after_healthy_infrastructure(name: str) -> None:
     service = load_compose()["services"][name]
     module = "sextant." + name.replace("-", "_")
-    assert service["command"] == ["python", "-m", module]
+    assert service["command"] in (["python", "-m", module], ["python", "-m", "sextant.bootstrap", name])
     environment = service["environment"]
     assert environment["NATS_URL"] == "nats://nats:4222"
     assert environment["OTEL_EXPORTER_OTLP_ENDPOINT"] == "http://jaeger:4318"

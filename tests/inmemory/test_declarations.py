@@ -80,3 +80,18 @@ def test_a_service_started_without_nats_url_says_so_and_exits_2(tmp_path: object
     assert done.returncode == 2
     assert "NATS_URL is not set" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_any_declared_service_runs_by_name_through_the_composition_root(tmp_path: object) -> None:
+    wrong = subprocess.run(
+        [sys.executable, "-m", "sextant.bootstrap", "no-such-service"],
+        env={"PATH": ""}, capture_output=True, text=True, check=False, timeout=60,
+    )  # fmt: skip
+    assert wrong.returncode == 2
+    assert "embedder" in wrong.stderr  # the usage line lists every declared service
+    unset = subprocess.run(
+        [sys.executable, "-m", "sextant.bootstrap", "embedder"],
+        env={"PATH": "", "SEXTANT_HOME": str(tmp_path)}, capture_output=True, text=True, check=False, timeout=60,
+    )  # fmt: skip
+    assert unset.returncode == 2
+    assert "NATS_URL is not set" in unset.stderr

@@ -19,6 +19,7 @@ from sextant.cli import (
 )
 from sextant.cli.failures import enable_debug, run_cli
 from sextant.cli.tracing_setup import install_tracing
+from sextant.config import env_str
 from sextant.telemetry import configure_logging
 
 app = typer.Typer(
@@ -57,7 +58,7 @@ def main(
     del show_version  # handled by its callback
     if debug:
         enable_debug()
-    configure_logging(os.environ.get("LOG_LEVEL") or ("DEBUG" if debug else "INFO" if verbose else "WARNING"))
+    configure_logging(env_str(os.environ, "LOG_LEVEL") or ("DEBUG" if debug else "INFO" if verbose else "WARNING"))
     install_tracing(os.environ)
 
 
@@ -71,7 +72,7 @@ docs_check_command.register(app)
 
 def run() -> None:
     """The ``sextant`` executable: the app, with known mistakes as one line and exit status 2."""
-    debug_from_env = (os.environ.get("LOG_LEVEL") or "").strip().upper() == "DEBUG"
+    debug_from_env = (env_str(os.environ, "LOG_LEVEL") or "").upper() == "DEBUG"
     # qdrant-client warns before failing when the server is unreachable; the failure's own line says it.
     warnings.filterwarnings("ignore", message="Failed to obtain server version", category=UserWarning)
     sys.exit(run_cli(app, debug_from_env=debug_from_env))

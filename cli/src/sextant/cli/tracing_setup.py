@@ -8,6 +8,7 @@ from collections.abc import Iterator, Mapping
 
 from opentelemetry import context
 
+from sextant.config import env_str
 from sextant.telemetry import ServiceTracing, extract_context, install
 
 
@@ -22,7 +23,7 @@ def install_tracing(env: Mapping[str, str]) -> ServiceTracing:
 @contextlib.contextmanager
 def continued_trace(env: Mapping[str, str]) -> Iterator[None]:
     """Make a W3C ``TRACEPARENT`` from the environment (a CI job's trace) the parent of what follows."""
-    traceparent = env.get("TRACEPARENT", "").strip()
+    traceparent = env_str(env, "TRACEPARENT")
     if not traceparent:
         yield
         return

@@ -6,6 +6,8 @@ import ssl
 from collections.abc import Mapping
 from typing import Any
 
+from sextant.config import env_str
+
 CONNECT_TIMEOUT_SECONDS = 5.0
 """How long one connection attempt may take; a publisher never retries for long (CI must fail fast)."""
 
@@ -14,12 +16,8 @@ class ConnectionSettingsError(ValueError):
     """The NATS settings are incomplete or contradictory; the message names the variable."""
 
 
-def _value(env: Mapping[str, str], name: str) -> str | None:
-    return env.get(name, "").strip() or None
-
-
 def _tls_context(env: Mapping[str, str]) -> ssl.SSLContext | None:
-    ca, cert, key = _value(env, "NATS_CA"), _value(env, "NATS_CERT"), _value(env, "NATS_KEY")
+    ca, cert, key = env_str(env, "NATS_CA"), env_str(env, "NATS_CERT"), env_str(env, "NATS_KEY")
     if not (ca or cert or key):
         return None
     if bool(cert) != bool(key):
@@ -45,7 +43,7 @@ def connect_options(env: Mapping[str, str]) -> dict[str, Any]:
     Raises:
         ConnectionSettingsError: when NATS_URL is unset or a setting is half given.
     """
-    url = _value(env, "NATS_URL")
+    url = env_str(env, "NATS_URL")
     if url is None:
         raise ConnectionSettingsError("NATS_URL is not set: point it at the NATS server Sextant consumes from")
     options: dict[str, Any] = {
@@ -54,16 +52,16 @@ def connect_options(env: Mapping[str, str]) -> dict[str, Any]:
         "allow_reconnect": False,
         "max_reconnect_attempts": 0,
     }
-    if creds := _value(env, "NATS_CREDS"):
+    if creds := env_str(env, "NATS_CREDS"):
         options["user_credentials"] = creds
-    if seed := _value(env, "NATS_NKEY"):
+    if seed := env_str(env, "NATS_NKEY"):
         options["nkeys_seed"] = seed
-    user, password = _value(env, "NATS_USER"), _value(env, "NATS_PASSWORD")
+    user, password = env_str(env, "NATS_USER"), env_str(env, "NATS_PASSWORD")
     if bool(user) != bool(password):
         raise ConnectionSettingsError("set both NATS_USER and NATS_PASSWORD, or neither")
     if user and password:
         options["user"], options["password"] = user, password
-    if token := _value(env, "NATS_TOKEN"):
+    if token := env_str(env, "NATS_TOKEN"):
         options["token"] = token
     if context := _tls_context(env):
         options["tls"] = context

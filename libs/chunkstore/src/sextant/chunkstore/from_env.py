@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 
 from sextant.chunkstore.port import ChunkStore
 from sextant.chunkstore.schema import collection_name
+from sextant.config import env_str
 
 logger = logging.getLogger(__name__)
 
@@ -29,7 +30,7 @@ def store_from_env(env: Mapping[str, str], *, model_id: str, dimension: int, def
         An open chunk store; the caller closes it.
     """
     collection = collection_name(model_id, dimension)
-    url = env.get("QDRANT_URL", "").strip()
+    url = env_str(env, "QDRANT_URL")
     if url:
         parts = urlsplit(url)
         if parts.username or parts.password:
@@ -39,11 +40,11 @@ def store_from_env(env: Mapping[str, str], *, model_id: str, dimension: int, def
 
         from sextant.chunkstore.server_store import QdrantServerChunkStore
 
-        api_key = env.get("QDRANT_API_KEY", "").strip() or None
+        api_key = env_str(env, "QDRANT_API_KEY")
         logger.info("chunk store: Qdrant server at %s (api key %s)", url, "set" if api_key else "unset")
         return QdrantServerChunkStore(QdrantClient(url=url, api_key=api_key), collection, dimension)
 
     from sextant.chunkstore.edge_store import EdgeChunkStore
 
-    path = Path(env.get("QDRANT_PATH", "").strip() or default_path)
+    path = Path(env_str(env, "QDRANT_PATH") or default_path)
     return EdgeChunkStore(path, collection, dimension)

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from urllib.parse import urlsplit
 
+from sextant.config import env_str
 from sextant.embedding.cohere_v2 import CohereEmbedder
 from sextant.embedding.errors import EmbeddingError
 from sextant.embedding.hosted_embedder import HostedEmbedder
@@ -155,8 +156,7 @@ class _Settings:
         self._env = env
 
     def text(self, name: str) -> str | None:
-        value = self._env.get(name, "").strip()
-        return value or None
+        return env_str(self._env, name)
 
     def number(self, name: str) -> int | None:
         value = self.text(name)

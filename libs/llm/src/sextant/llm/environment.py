@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import cast
 
+from sextant.config import env_str
 from sextant.llm.anthropic import DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_ANTHROPIC_MODEL, AnthropicModel
 from sextant.llm.completion import LanguageModel, LanguageModelConfigError
 from sextant.llm.http_retry import RetryPolicy
@@ -42,7 +43,7 @@ _OPENAI_NAMES = frozenset({"openai", "openai-compatible", "openai_compatible"})
 def _get(env: Mapping[str, str], *names: str) -> str | None:
     """The first non-blank value among `names`, stripped (keys pasted with a newline are common)."""
     for name in names:
-        value = env.get(name, "").strip()
+        value = env_str(env, name)
         if value:
             return value
     return None

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from sextant.config import env_str
 from sextant.rerank.cohere import (
     DEFAULT_COHERE_BASE_URL,
     DEFAULT_COHERE_RERANK_MODEL,
@@ -23,8 +24,7 @@ from sextant.rerank.result import Reranker
 
 
 def _get(env: Mapping[str, str], name: str) -> str | None:
-    value = env.get(name, "").strip()
-    return value or None
+    return env_str(env, name)
 
 
 def reranker_from_env(env: Mapping[str, str]) -> Reranker:
