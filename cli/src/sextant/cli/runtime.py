@@ -206,9 +206,6 @@ async def open_session(
             url = server.start()
             stack.callback(server.stop)
         hosts = always_host or (host and server is not None)
-        if hosts:
-            write_runtime_record(home, url, kind="up" if always_host else "command")
-            stack.callback(remove_runtime_record, home)
         bus = Bus(build_broker(url))
         stack.push_async_callback(_close_quietly, bus)
         await _connect(bus, url)
@@ -217,6 +214,10 @@ async def open_session(
             if adapters is None:
                 stack.callback(shared.close)
             await start_routers(bus, all_services(env, shared))
+            # Recorded only once the stream and the consumers exist: a command that attaches on
+            # seeing the record may publish at once.
+            write_runtime_record(home, url, kind="up" if always_host else "command")
+            stack.callback(remove_runtime_record, home)
         try:
             yield Session(bus=bus, url=redacted_url(url), hosts_services=hosts, home=home, embedded=server is not None)
         except (asyncio.CancelledError, KeyboardInterrupt):
