@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import time
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -21,6 +22,7 @@ from sextant.doc_claims.judging.code_facts import CodeFacts
 from sextant.doc_claims.judging.qualified_names import member_of_class
 from sextant.doc_claims.judging.signatures import class_fields, parameter_names
 from sextant.doc_rules import calendar_day
+from sextant.gitsource.errors import GitTimeoutError
 from sextant.gitsource.history_access import HistoryRepository
 from sextant.gitsource.history_changes import blob_ids, dropping_commits
 from sextant.gitsource.history_trees import read_objects
@@ -29,6 +31,8 @@ from sextant.parsing import Symbol, decode_source, parse_symbols
 _DEFINITIONS = frozenset({"function", "method", "constructor", "class", "struct", "interface", "record"})
 _CLASSES = frozenset({"class", "struct", "interface", "record"})
 _CONSTRUCTORS = ("__init__", "constructor", "New")
+DEFINITION_CHANGE_SECONDS = 10.0
+"""Wall-time budget for comparing definitions with their state at the docs' commits."""
 _NEARBY_LINES = 12
 """How far from the claim the doc's text is searched for the lost name (a paragraph or a code sample)."""
 
@@ -61,6 +65,7 @@ def revise_with_definition_changes(
     doc_texts: dict[str, DocLines],
     *,
     max_bytes: int,
+    max_seconds: float = DEFINITION_CHANGE_SECONDS,
 ) -> list[tuple[Claim, Resolution]]:
     """Mark verified claims outdated where their definition lost what the doc uses, with evidence.
 
@@ -71,6 +76,7 @@ def revise_with_definition_changes(
         doc_commits: Doc path → (its last commit, that commit's date).
         doc_texts: Doc path → its text.
         max_bytes: Cap on the diff text read to name the changing commits.
+        max_seconds: Wall-time budget; files not compared by then are left as they are.
 
     Returns:
         The claims with revised resolutions, in the same order.
@@ -87,7 +93,9 @@ def revise_with_definition_changes(
     ]
     if not candidates:
         return judged
-    old_symbols = _old_definitions(repo, {(doc_commits[c.doc][0], r.site.path) for _, c, r in candidates if r.site})
+    deadline = time.monotonic() + max_seconds
+    pairs = {(doc_commits[c.doc][0], r.site.path) for _, c, r in candidates if r.site}
+    old_symbols = _old_definitions(repo, pairs, deadline)
     losses = []
     for index, claim, resolution in candidates:
         site = resolution.site
@@ -102,9 +110,14 @@ def revise_with_definition_changes(
         if lost is not None:
             what, names, qualified = lost
             losses.append(_Loss(index, what, names, qualified, site.path, sha, day))
-    if not losses:
+    if not losses or time.monotonic() > deadline:
         return judged
-    commits = _changing_commits(repo, losses, max_bytes)
+    try:
+        commits = _changing_commits(
+            dataclasses.replace(repo, timeout=max(1.0, deadline - time.monotonic())), losses, max_bytes
+        )
+    except GitTimeoutError:
+        return judged
     revised = list(judged)
     for loss in losses:
         changed = _describe(loss, commits)
@@ -116,7 +129,7 @@ def revise_with_definition_changes(
 
 
 def _old_definitions(
-    repo: HistoryRepository, pairs: set[tuple[str, str]]
+    repo: HistoryRepository, pairs: set[tuple[str, str]], deadline: float
 ) -> dict[tuple[str, str], dict[str, list[Symbol]]]:
     """The definitions of each (doc commit, file) whose blob differs from the head's, by qualified name."""
     specs = {pair: f"{pair[0]}:{pair[1]}" for pair in pairs}
@@ -130,7 +143,9 @@ def _old_definitions(
     contents = read_objects(repo, set(changed.values()))
     parsed: dict[str, dict[str, list[Symbol]]] = {}
     result = {}
-    for pair, blob in changed.items():
+    for pair, blob in sorted(changed.items()):
+        if time.monotonic() > deadline:
+            break  # the budget is spent: the files left are not compared
         if blob not in parsed and blob in contents:
             by_name: dict[str, list[Symbol]] = defaultdict(list)
             for symbol in parse_symbols(pair[1], decode_source(contents[blob])):
