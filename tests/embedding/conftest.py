@@ -3,13 +3,7 @@ that speaks the hosted providers' real request/response JSON."""
 
 from __future__ import annotations
 
-import json
-import threading
-import time
-from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -23,6 +17,8 @@ from sextant.embedding import (
     RetryPolicy,
 )
 from sextant.embedding.minilm_model import shared_minilm
+
+from ..support.provider_server import ProviderServer, Reply
 
 FAKE_DIMENSION = 4
 SECRET_KEY = "sk-test-SECRET-0123456789abcdef"
@@ -39,26 +35,6 @@ def fake_vector(text: str, dimension: int = FAKE_DIMENSION) -> list[float]:
     """A vector a test can trace back to its text: length, then the first characters' code points."""
     values = [float(len(text))] + [float(ord(character)) for character in text[: dimension - 1]]
     return values + [0.0] * (dimension - len(values))
-
-
-@dataclass
-class Reply:
-    """One scripted answer; `body=None` means the provider's normal success answer for the request."""
-
-    status: int = 200
-    body: Any = None
-    headers: dict[str, str] = field(default_factory=dict)
-    delay: float = 0.0
-
-
-@dataclass
-class RecordedRequest:
-    """What the server received."""
-
-    method: str
-    path: str
-    headers: dict[str, str]
-    body: Any
 
 
 def _success_body(provider: str, request: Any, dimension: int) -> Any:
@@ -96,73 +72,13 @@ def _success_body(provider: str, request: Any, dimension: int) -> Any:
     raise AssertionError(provider)
 
 
-class FakeProviderServer:
-    """A threaded HTTP server on 127.0.0.1 that records requests and plays scripted replies."""
+class FakeProviderServer(ProviderServer):
+    """The shared scripted server, answering as the chosen provider (``provider``, ``dimension``) would."""
 
     def __init__(self) -> None:
         self.provider = "openai"
         self.dimension = FAKE_DIMENSION
-        self.requests: list[RecordedRequest] = []
-        self.replies: deque[Reply] = deque()
-        self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.02,), daemon=True)
-
-    @property
-    def url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}"
-
-    def script(self, *replies: Reply) -> None:
-        """Queue replies; once they run out every request gets the success answer."""
-        self.replies.extend(replies)
-
-    def _next_reply(self) -> Reply:
-        with self._lock:
-            return self.replies.popleft() if self.replies else Reply()
-
-    def _handler_class(self) -> type[BaseHTTPRequestHandler]:
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                length = int(self.headers.get("Content-Length", "0"))
-                body = json.loads(self.rfile.read(length) or b"null")
-                with server._lock:
-                    server.requests.append(
-                        RecordedRequest("POST", self.path, {k.lower(): v for k, v in self.headers.items()}, body)
-                    )
-                reply = server._next_reply()
-                if reply.delay:
-                    time.sleep(reply.delay)
-                payload = reply.body
-                if payload is None and reply.status == 200:
-                    payload = _success_body(server.provider, body, server.dimension)
-                data = json.dumps(payload).encode() if not isinstance(payload, bytes) else payload
-                try:
-                    self.send_response(reply.status)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    for name, value in reply.headers.items():
-                        self.send_header(name, value)
-                    self.end_headers()
-                    self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass  # the client gave up (timeout test)
-
-            def log_message(self, format: str, *args: Any) -> None:
-                return
-
-        return Handler
-
-    def start(self) -> None:
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(timeout=5)
+        super().__init__(answer=lambda request: _success_body(self.provider, request, self.dimension))
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 """The scripted provider server, for the language-model tests."""
 
-from ..scripted_http import provider_server
+from ..support.provider_server import provider_server
 
 __all__ = ["provider_server"]

@@ -1,5 +1,5 @@
 """The scripted provider server, for the reviewer's model path."""
 
-from ..scripted_http import provider_server
+from ..support.provider_server import provider_server
 
 __all__ = ["provider_server"]

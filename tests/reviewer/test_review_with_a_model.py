@@ -18,7 +18,7 @@ from sextant.reviewer.config import ReviewerSettings
 from sextant.reviewer.deps import ReviewerDeps
 from sextant.reviewer.handlers import on_review_requested
 
-from ..scripted_http import ProviderServer
+from ..support.provider_server import ProviderServer
 
 REPO = RepoRef.for_url("https://example.com/acme/shop.git")
 DIFF = """diff --git a/shop/orders.py b/shop/orders.py

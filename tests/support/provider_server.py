@@ -1,23 +1,28 @@
 """A real HTTP server on 127.0.0.1 that plays scripted provider replies and records each request.
 
-Shared by the language-model and rerank tests: their conftests re-export ``provider_server``.
+The one stand-in for every hosted provider API (language models, rerank, embeddings): tests script
+what the provider answers in its real wire format and assert on what the client sent. Conftests
+re-export the ``provider_server`` fixture by importing it.
 """
 
 from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
 
+Answer = Callable[[Any], Any]
+"""Computes a success body from a request's decoded JSON (a provider that answers what it is asked)."""
+
 
 @dataclass(frozen=True)
 class Reply:
-    """One scripted HTTP answer."""
+    """One scripted HTTP answer (``body`` bytes are sent as they are, like ``raw``)."""
 
     status: int = 200
     body: Any = None
@@ -37,11 +42,17 @@ class Recorded:
 
 
 class ProviderServer:
-    """Serves scripted replies in order; the last one repeats when the script runs out."""
+    """Serves scripted replies in order.
 
-    def __init__(self) -> None:
+    Without an ``answer`` the last reply repeats when the script runs out (and an empty script is a
+    500). With one, every reply is used once, then each request gets the computed success body, as does
+    a scripted 200 reply without a body.
+    """
+
+    def __init__(self, answer: Answer | None = None) -> None:
         self.requests: list[Recorded] = []
         self._replies: list[Reply] = []
+        self._answer = answer
         self._lock = threading.Lock()
         self.release = threading.Event()
         server = self
@@ -50,18 +61,17 @@ class ProviderServer:
             def do_POST(self) -> None:
                 length = int(self.headers.get("content-length", "0"))
                 raw = self.rfile.read(length)
-                reply = server.record(
-                    Recorded(
-                        method="POST",
-                        path=self.path,
-                        headers={k.lower(): v for k, v in self.headers.items()},
-                        body=json.loads(raw) if raw else None,
-                    )
+                request = Recorded(
+                    method="POST",
+                    path=self.path,
+                    headers={k.lower(): v for k, v in self.headers.items()},
+                    body=json.loads(raw) if raw else None,
                 )
+                reply = server.record(request)
                 if reply.delay:
                     # Wait like a slow provider, but let the fixture end the wait at teardown.
                     server.release.wait(reply.delay)
-                payload = reply.raw if reply.raw is not None else json.dumps(reply.body).encode()
+                payload = server.payload(reply, request)
                 try:
                     self.send_response(reply.status)
                     self.send_header("content-type", "application/json")
@@ -88,11 +98,27 @@ class ProviderServer:
             self._replies = [r if isinstance(r, Reply) else Reply(**r) for r in replies]
 
     def record(self, request: Recorded) -> Reply:
+        """Note a request and pick its reply."""
         with self._lock:
             self.requests.append(request)
             if not self._replies:
+                if self._answer is not None:
+                    return Reply()
                 return Reply(status=500, body={"error": {"message": "no reply scripted"}})
-            return self._replies.pop(0) if len(self._replies) > 1 else self._replies[0]
+            if self._answer is None and len(self._replies) == 1:
+                return self._replies[0]
+            return self._replies.pop(0)
+
+    def payload(self, reply: Reply, request: Recorded) -> bytes:
+        """The bytes to send for a reply."""
+        if reply.raw is not None:
+            return reply.raw
+        if isinstance(reply.body, bytes):
+            return reply.body
+        body = reply.body
+        if body is None and reply.status == 200 and self._answer is not None:
+            body = self._answer(request.body)
+        return json.dumps(body).encode()
 
     def start(self) -> None:
         self._thread.start()
