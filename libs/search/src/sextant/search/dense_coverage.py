@@ -3,7 +3,7 @@
 Dense vectors are written after payloads and sparse vectors, so a freshly indexed repository can be
 searched by its sparse side before its dense side is complete. Hybrid search over a half-embedded
 repository would rank the embedded half above the rest for no reason of relevance, so search (and the
-reviewer's retrieval) stays sparse-only until the dense side covers every point.
+reviewer) stays sparse-only until the dense side covers every point.
 """
 
 from __future__ import annotations
@@ -11,16 +11,14 @@ from __future__ import annotations
 from sextant.chunkstore import ChunkStore
 
 
-def points_missing_dense(store: ChunkStore, repo_key: str, dimension: int | None = None) -> int:
+def points_missing_dense(store: ChunkStore, repo_key: str) -> int:
     """How many of a repository's points have no dense vector yet (the store counts them with one filter).
 
     Args:
         store: The chunk store.
         repo_key: Repository to check.
-        dimension: Unused; accepted so that callers written for the earlier probe keep working.
 
     Returns:
         Points without a dense vector (0 for an empty repository).
     """
-    del dimension
     return store.count_missing_dense(repo_key)
