@@ -31,7 +31,7 @@ from functools import cache
 from sextant.gitsource.errors import GitSourceError, GitTimeoutError
 from sextant.gitsource.history_access import HistoryRepository
 
-DEFAULT_HISTORY_BYTES = 32 * 1024 * 1024
+DEFAULT_HISTORY_BYTES = 8 * 1024 * 1024
 DEFAULT_HISTORY_SECONDS = 15.0
 """Wall-time budget of one look-up: a small repository needs well under a second; a history the size
 of git/git's is cut to the newest trees that fit (bench/history measures it)."""

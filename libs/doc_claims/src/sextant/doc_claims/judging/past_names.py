@@ -153,7 +153,10 @@ def near_name(name: str, facts: CodeFacts) -> str | None:
     Returns:
         The closest current symbol at least NEAR_NAME_RATIO alike, or None.
     """
-    pool = [s for s in facts.symbols if abs(len(s) - len(name)) <= 8 and s[:1].lower() == name[:1].lower()]
+    # A slip keeps the name's start: comparing only names that share its first two letters keeps the
+    # cost small on repositories with tens of thousands of symbols.
+    start = name[:2].lower()
+    pool = [s for s in facts.symbols if abs(len(s) - len(name)) <= 8 and s[:2].lower() == start]
     if len(pool) > _MAX_NEAREST_POOL:
         return None
     close = difflib.get_close_matches(name, pool, n=1, cutoff=NEAR_NAME_RATIO)
@@ -181,7 +184,7 @@ def replacement_for(name: str, added: tuple[str, ...], facts: CodeFacts) -> str 
     close = difflib.get_close_matches(name, alive, n=1, cutoff=_CLOSE_TO_ADDED)
     if close:
         return close[0]
-    pool = [s for s in facts.symbols if abs(len(s) - len(name)) <= 4]
+    pool = [s for s in facts.symbols if abs(len(s) - len(name)) <= 4 and s[:1].lower() == name[:1].lower()]
     if len(pool) > _MAX_NEAREST_POOL:
         return None
     nearest = difflib.get_close_matches(name, pool, n=1, cutoff=_CLOSE_TO_CURRENT)

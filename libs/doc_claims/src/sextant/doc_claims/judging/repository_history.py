@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 from sextant.doc_claims.claims.claim import Claim
@@ -31,7 +32,8 @@ class RepositoryHistory:
     note: str | None = None
     """Why the history look-up was skipped or cut short, once judge has run."""
     cost: dict[str, float] = field(default_factory=dict)
-    """What the look-ups cost: trees searched, bytes read, seconds."""
+    """What the look-ups cost: trees searched, bytes read, seconds of the name look-up, and
+    judge_seconds for everything history added (look-up, past names, definition changes)."""
 
     def judge(self, judged: list[tuple[Claim, Resolution]], facts: CodeFacts) -> list[tuple[Claim, Resolution]]:
         """Revise resolutions with history: absent names once defined, definitions changed since the doc.
@@ -43,12 +45,15 @@ class RepositoryHistory:
         Returns:
             The revised claims and resolutions, in the same order.
         """
+        started = time.monotonic()
         search = find_past_definitions(
             self.repo, absent_names(judged), max_bytes=self.max_bytes, max_seconds=self.max_seconds
         )
         self.note = search.note
         self.cost = {"trees": search.trees, "bytes": search.bytes_read, "seconds": search.seconds}
         judged = revise_with_past_names(judged, facts, search)
-        return revise_with_definition_changes(
+        revised = revise_with_definition_changes(
             judged, facts, self.repo, self.doc_commits, self.doc_texts, max_bytes=self.max_bytes
         )
+        self.cost["judge_seconds"] = time.monotonic() - started
+        return revised
