@@ -3,11 +3,7 @@ made by the real selection rules, and a local HTTP server speaking the model pro
 
 from __future__ import annotations
 
-import json
-import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +21,9 @@ from sextant.contracts import (
 )
 from sextant.parsing import build_chunks
 from sextant.selection import select_from_payloads
+
+from ..support.embedders import FakeEmbedder
+from ..support.provider_server import ProviderServer, Reply
 
 DIMENSION = 4
 REPO = RepoRef.for_url("https://example.com/acme/shop.git")
@@ -183,62 +182,27 @@ def shop_store(edge_store: EdgeChunkStore, shop_payloads: list[ChunkPayload]) ->
     return edge_store
 
 
-@dataclass
-class Recorded:
-    """One request as the server saw it."""
+class FakeProvider(ProviderServer):
+    """The shared scripted provider server, scripted here as ``replies = [(status, body), ...]``."""
 
-    path: str
-    headers: dict[str, str]
-    body: Any
+    @property
+    def replies(self) -> list[tuple[int, Any]]:
+        raise AttributeError("replies is write-only: read `requests` to see what was asked")
 
-
-@dataclass
-class FakeProvider:
-    """A real HTTP server on 127.0.0.1 answering with scripted (status, JSON) replies; the last repeats."""
-
-    replies: list[tuple[int, Any]] = field(default_factory=list)
-    requests: list[Recorded] = field(default_factory=list)
-    url: str = ""
-
-    def answer(self, recorded: Recorded) -> tuple[int, Any]:
-        self.requests.append(recorded)
-        if not self.replies:
-            return 500, {"error": {"message": "nothing scripted"}}
-        return self.replies.pop(0) if len(self.replies) > 1 else self.replies[0]
+    @replies.setter
+    def replies(self, pairs: list[tuple[int, Any]]) -> None:
+        self.script(*(Reply(status=status, body=body) for status, body in pairs))
 
 
 @pytest.fixture
 def provider() -> Iterator[FakeProvider]:
-    """A started fake provider server."""
-    fake = FakeProvider()
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            raw = self.rfile.read(int(self.headers.get("content-length", "0")))
-            status, body = fake.answer(
-                Recorded(self.path, {k.lower(): v for k, v in self.headers.items()}, json.loads(raw))
-            )
-            data = json.dumps(body).encode()
-            self.send_response(status)
-            self.send_header("content-type", "application/json")
-            self.send_header("content-length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    fake.url = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
-    thread.start()
+    """A started fake provider server; the last scripted reply repeats."""
+    server = FakeProvider()
+    server.start()
     try:
-        yield fake
+        yield server
     finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+        server.stop()
 
 
 @pytest.fixture
@@ -259,53 +223,10 @@ def put_payloads() -> Callable[[EdgeChunkStore, list[ChunkPayload]], None]:
     return store_payloads
 
 
-class LetterEmbedder:
-    """A second implementation of the DenseEmbedder port: letter frequencies, deterministic and instant.
-
-    The analyzer never searches by vector, so vector quality is irrelevant to its tests; loading the
-    real model would only make them slower.
-    """
-
-    def __init__(self) -> None:
-        self._calls = 0
-
-    @property
-    def model_id(self) -> str:
-        return "test/letters"
-
-    @property
-    def dimension(self) -> int:
-        return 26
-
-    @property
-    def max_chars(self) -> int:
-        return 1200
-
-    @property
-    def batch_size(self) -> int:
-        return 16
-
-    @property
-    def calls(self) -> int:
-        return self._calls
-
-    async def embed(self, texts: Any) -> list[list[float]]:
-        self._calls += 1
-        return [self._vector(text) for text in texts]
-
-    async def embed_query(self, text: str) -> list[float]:
-        return self._vector(text)
-
-    def _vector(self, text: str) -> list[float]:
-        counts = [1.0 + text.lower().count(chr(ord("a") + i)) for i in range(26)]
-        total = sum(value * value for value in counts) ** 0.5
-        return [value / total for value in counts]
-
-
 @pytest.fixture
-def letter_embedder() -> LetterEmbedder:
-    """The instant test embedder."""
-    return LetterEmbedder()
+def letter_embedder() -> FakeEmbedder:
+    """The instant test embedder (letter frequencies)."""
+    return FakeEmbedder.letters()
 
 
 @pytest.fixture(scope="session")

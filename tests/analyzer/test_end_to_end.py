@@ -20,15 +20,14 @@ from sextant.chunkstore.edge_store import EdgeChunkStore
 from sextant.contracts import (
     AnalysisCompleted,
     RepoRef,
-    RepoUpdated,
     StageFailed,
     SummaryCompleted,
-    event_id_for,
-    utc_now_iso,
 )
 from sextant.indexer import app as indexer
 from sextant.recency_scanner import app as recency_scanner
 from sextant.selector import app as selector
+
+from ..support.events import repo_updated
 
 OLD = "2024-01-10T12:00:00+00:00"
 NEW = "2026-05-01T12:00:00+00:00"
@@ -86,12 +85,7 @@ async def test_the_analysis_flags_the_stale_doc_and_trusts_the_fresh_one(
     adapters = bootstrap(env, store=store, embedder=letter_embedder)
     services = host_all([recency_scanner.SERVICE, indexer.SERVICE, selector.SERVICE, analyzer.SERVICE], adapters, env)
     repo = RepoRef.for_url(git_repo.url, branch="main")
-    request = RepoUpdated(
-        event_id=event_id_for(RepoUpdated, "e2e-run", repo.repo_key),
-        run_id="e2e-run",
-        occurred_at=utc_now_iso(),
-        repo=repo,
-    )
+    request = repo_updated(repo, "e2e-run")
     try:
         with EmbeddedNats(tmp_path / "nats") as server:
             bus = Bus(build_broker(server.url))

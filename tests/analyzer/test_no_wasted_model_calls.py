@@ -24,12 +24,12 @@ from sextant.contracts import (
     RepoUpdated,
     StageFailed,
     SummaryCompleted,
-    event_id_for,
-    utc_now_iso,
 )
 from sextant.indexer import app as indexer
 from sextant.recency_scanner import app as recency_scanner
 from sextant.selector import app as selector
+
+from ..support.events import repo_updated
 
 ANALYSIS = "\n\n".join(f"## {title}\n\nText about {title.lower()}." for title in SECTION_TITLES)
 SUMMARY = "## Purpose\n\nA tiny session library.\n\n## Summary\n\nOne module that opens sessions."
@@ -89,12 +89,7 @@ async def test_a_no_op_rerun_makes_no_model_call(
     repo = RepoRef.for_url(git_repo.url, branch="main")
 
     def request(run_id: str) -> RepoUpdated:
-        return RepoUpdated(
-            event_id=event_id_for(RepoUpdated, run_id, repo.repo_key),
-            run_id=run_id,
-            occurred_at=utc_now_iso(),
-            repo=repo,
-        )
+        return repo_updated(repo, run_id)
 
     try:
         with EmbeddedNats(tmp_path / "nats") as server:

@@ -6,7 +6,6 @@ import asyncio
 import hashlib
 import itertools
 import json
-import math
 import os
 import threading
 from collections.abc import Callable, Collection, Iterator, Sequence
@@ -35,61 +34,9 @@ from sextant.indexer import IndexerDeps, IndexerSettings, IndexProgress, index_r
 from sextant.indexer.dense_stage import DenseProgress, DenseStage, on_chunks_indexed
 from sextant.indexer.discovery import DiscoveryRules
 
+from ..support.embedders import FakeEmbedder as HashingTestEmbedder
+
 _RUN_NUMBERS = itertools.count(1)
-
-
-class HashingTestEmbedder:
-    """A second implementation of our own DenseEmbedder port: token feature hashing, deterministic.
-
-    Why not the real model here: these tests are about bookkeeping (which files are re-embedded,
-    which points are written and deleted, counts), where vector quality is irrelevant and the model
-    would make each test seconds slower. Tests about meaning use `minilm` (the real local model).
-    """
-
-    def __init__(self, *, dimension: int = 32, max_chars: int = 400, batch_size: int = 8) -> None:
-        self._dimension = dimension
-        self._max_chars = max_chars
-        self._batch_size = batch_size
-        self._calls = 0
-        self.texts: list[str] = []
-        """Every text embedded, in order."""
-
-    @property
-    def model_id(self) -> str:
-        return "test/token-hashing"
-
-    @property
-    def dimension(self) -> int:
-        return self._dimension
-
-    @property
-    def max_chars(self) -> int:
-        return self._max_chars
-
-    @property
-    def batch_size(self) -> int:
-        return self._batch_size
-
-    @property
-    def calls(self) -> int:
-        return self._calls
-
-    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        for start in range(0, len(texts), self._batch_size):
-            self._calls += 1
-            self.texts.extend(texts[start : start + self._batch_size])
-        return [self._vector(text) for text in texts]
-
-    async def embed_query(self, text: str) -> list[float]:
-        return self._vector(text)
-
-    def _vector(self, text: str) -> list[float]:
-        vector = [0.0] * self._dimension
-        for token in text.split():
-            digest = hashlib.blake2b(token.encode(), digest_size=4).digest()
-            vector[int.from_bytes(digest, "little") % self._dimension] += 1.0
-        norm = math.sqrt(sum(value * value for value in vector)) or 1.0
-        return [value / norm if norm else 1.0 for value in vector] if any(vector) else [1.0] * self._dimension
 
 
 class OrderRecordingStore:

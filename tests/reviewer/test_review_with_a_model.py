@@ -9,7 +9,7 @@ import pytest
 
 from sextant.chunkstore import ChunkPayload, ChunkPoint, point_id
 from sextant.chunkstore.edge_store import EdgeChunkStore
-from sextant.contracts import RepoRef, ReviewRequested, event_id_for, utc_now_iso
+from sextant.contracts import RepoRef
 from sextant.embedding import LocalMiniLM, SparseEncoder
 from sextant.gitsource.mirror import RepoMirror
 from sextant.llm import AnthropicModel, RetryPolicy
@@ -18,6 +18,7 @@ from sextant.reviewer.config import ReviewerSettings
 from sextant.reviewer.deps import ReviewerDeps
 from sextant.reviewer.handlers import on_review_requested
 
+from ..support.events import review_requested
 from ..support.provider_server import ProviderServer
 
 REPO = RepoRef.for_url("https://example.com/acme/shop.git")
@@ -72,10 +73,7 @@ async def test_model_findings_and_doc_drift_in_one_review(provider_server: Provi
                              retry=RetryPolicy(max_attempts=1)),
         mirror=RepoMirror(tmp_path / "mirrors"),
     )  # fmt: skip
-    request = ReviewRequested(
-        event_id=event_id_for(ReviewRequested, "r"), run_id="r", occurred_at=utc_now_iso(), repo=REPO,
-        title="Add quantity", diff=DIFF,
-    )  # fmt: skip
+    request = review_requested(REPO, title="Add quantity", diff=DIFF)
     [review] = await on_review_requested(request, deps)
     store.close()
 

@@ -8,13 +8,17 @@ from typing import Any
 
 from sextant.chunkstore import ChunkPayload, ChunkPoint, point_id
 from sextant.chunkstore.edge_store import EdgeChunkStore
-from sextant.contracts import RepoRef, ReviewRequested, event_id_for, utc_now_iso
+from sextant.contracts import RepoRef
 from sextant.embedding import SparseEncoder
 from sextant.gitsource.mirror import RepoMirror
 from sextant.rerank import LocalReranker
 from sextant.reviewer.config import ReviewerSettings
 from sextant.reviewer.deps import ReviewerDeps
 from sextant.reviewer.handlers import on_review_requested
+
+from ..support.embedders import FakeEmbedder
+from ..support.events import review_requested
+from ..support.payloads import chunk_payload
 
 REPO = RepoRef.for_url("https://example.com/acme/shop.git")
 COLLECTION = "search_mode"
@@ -28,38 +32,15 @@ DIFF = """diff --git a/shop/orders.py b/shop/orders.py
 """
 
 
-class LetterEmbedder:
-    """Letter frequencies: deterministic, instant, a real second implementation of the embedder port."""
-
-    model_id = "test/letters"
-    dimension = 26
-    max_chars = 1200
-    batch_size = 16
-
-    async def embed(self, texts: Any) -> list[list[float]]:
-        return [self._vector(text) for text in texts]
-
-    async def embed_query(self, text: str) -> list[float]:
-        return self._vector(text)
-
-    def _vector(self, text: str) -> list[float]:
-        counts = [1.0 + text.lower().count(chr(ord("a") + i)) for i in range(26)]
-        total = sum(value * value for value in counts) ** 0.5
-        return [value / total for value in counts]
-
-
 def payload(path: str, text: str) -> ChunkPayload:
-    return ChunkPayload(
-        repo_key=REPO.repo_key, path=path, blob_sha="b" * 40, kind="code", language="python", symbol=path,
-        start_line=1, end_line=2, text=text, indexed_at="2026-01-01T00:00:00Z", last_modified_at="2026-06-01",
-    )  # fmt: skip
+    return chunk_payload(REPO.repo_key, path, text, last_modified_at="2026-06-01")
 
 
 def write_full_point(base: Path, chunk: ChunkPayload) -> None:
-    store = EdgeChunkStore(base, COLLECTION, LetterEmbedder.dimension)
+    store = EdgeChunkStore(base, COLLECTION, FakeEmbedder.letters().dimension)
     try:
         [sparse] = SparseEncoder().encode_documents([chunk.text])
-        dense = LetterEmbedder()._vector(chunk.text)
+        dense = FakeEmbedder.letters().vector(chunk.text)
         pid = point_id(chunk.repo_key, chunk.path, chunk.symbol, chunk.start_line, 0)
         store.upsert([ChunkPoint(id=pid, dense=dense, sparse=sparse, payload=chunk)])
     finally:
@@ -68,7 +49,7 @@ def write_full_point(base: Path, chunk: ChunkPayload) -> None:
 
 def write_sparse_only_point(base: Path, chunk: ChunkPayload) -> None:
     # What the indexer stores before its dense pass: the payload and the sparse vector alone.
-    store = EdgeChunkStore(base, COLLECTION, LetterEmbedder.dimension)
+    store = EdgeChunkStore(base, COLLECTION, FakeEmbedder.letters().dimension)
     try:
         [sparse] = SparseEncoder().encode_documents([chunk.text])
         store.upsert([ChunkPoint(id=str(uuid.uuid4()), dense=None, sparse=sparse, payload=chunk)])
@@ -77,15 +58,12 @@ def write_sparse_only_point(base: Path, chunk: ChunkPayload) -> None:
 
 
 async def review(base: Path, tmp_path: Path) -> Any:
-    store = EdgeChunkStore(base, COLLECTION, LetterEmbedder.dimension)
+    store = EdgeChunkStore(base, COLLECTION, FakeEmbedder.letters().dimension)
     deps = ReviewerDeps(
-        settings=ReviewerSettings(), store=store, embedder=LetterEmbedder(), sparse=SparseEncoder(),
+        settings=ReviewerSettings(), store=store, embedder=FakeEmbedder.letters(), sparse=SparseEncoder(),
         reranker=LocalReranker(), model=None, mirror=RepoMirror(tmp_path / "mirrors"),
     )  # fmt: skip
-    request = ReviewRequested(
-        event_id=event_id_for(ReviewRequested, "r"), run_id="r", occurred_at=utc_now_iso(), repo=REPO,
-        title="Add quantity", diff=DIFF,
-    )  # fmt: skip
+    request = review_requested(REPO, title="Add quantity", diff=DIFF)
     try:
         [completed] = await on_review_requested(request, deps)
     finally:

@@ -1,0 +1,49 @@
+"""Builders for events as the services publish them: ids derived the way production derives them."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from sextant.contracts import ChunksSelected, RepoRef, RepoUpdated, ReviewRequested, event_id_for, utc_now_iso
+from sextant.contracts.events import Event
+
+E = TypeVar("E", bound=Event)
+
+
+def event(event_type: type[E], repo: RepoRef, run_id: str, *key: object, **fields: Any) -> E:
+    """Any event, with its envelope filled in.
+
+    Args:
+        event_type: The event class.
+        repo: The repository it is about.
+        run_id: The run it belongs to.
+        *key: What distinguishes it within the run (as the producing handler passes to ``event_id_for``).
+        **fields: The event's own fields.
+
+    Returns:
+        The event, ``occurred_at`` now.
+    """
+    return event_type(
+        event_id=event_id_for(event_type, run_id, *key),
+        run_id=run_id,
+        occurred_at=utc_now_iso(),
+        repo=repo,
+        **fields,
+    )
+
+
+def repo_updated(repo: RepoRef, run_id: str = "run-1", **fields: Any) -> RepoUpdated:
+    """The RepoUpdated a CLI run or a webhook starts a run with."""
+    return event(RepoUpdated, repo, run_id, repo.repo_key, **fields)
+
+
+def review_requested(repo: RepoRef, run_id: str = "r", **fields: Any) -> ReviewRequested:
+    """A ReviewRequested (title, diff, pr_number... as keyword fields)."""
+    return event(ReviewRequested, repo, run_id, **fields)
+
+
+def chunks_selected(
+    repo: RepoRef, purpose: Any = "analysis", limit: int = 80, run_id: str = "run-1", **fields: Any
+) -> ChunksSelected:
+    """A ChunksSelected for one purpose (chunks, counts, median_code... as keyword fields)."""
+    return event(ChunksSelected, repo, run_id, purpose, purpose=purpose, limit=limit, **fields)
