@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+from typing import Any
 
 import msgspec
+import nats.errors
 from faststream.nats import NatsBroker
+from nats.js.errors import NoStreamResponseError
 from opentelemetry.trace import SpanKind
 
 from sextant.bus.claim_check import ClaimCheck
-from sextant.bus.settings import CLAIM_HEADER, EVENT_TYPE_HEADER, RUN_ID_HEADER
+from sextant.bus.settings import (
+    CLAIM_HEADER,
+    EVENT_TYPE_HEADER,
+    PUBLISH_ACK_TIMEOUT_SECONDS,
+    PUBLISH_ATTEMPTS,
+    PUBLISH_RETRY_PAUSE_SECONDS,
+    RUN_ID_HEADER,
+)
 from sextant.bus.span_attributes import event_attributes
 from sextant.contracts import STREAM_NAME, Event, encode_event, event_name, subject_for
 from sextant.telemetry import acting_as, inject_context, tracer
@@ -74,7 +85,42 @@ async def publish_event(
             body = json.dumps({"type": name, "claim": headers[CLAIM_HEADER]}).encode()
             span.set_attribute("sextant.claim_check", True)
         span.set_attribute("messaging.message.body.size", len(body))
-        ack = await broker.publish(body, subject_for(event), headers=headers, stream=STREAM_NAME)
+        ack = await publish_acknowledged(broker, body, subject_for(event), headers)
         duplicate = bool(getattr(ack, "duplicate", False))
         span.set_attribute("sextant.duplicate", duplicate)
         return not duplicate
+
+
+LEADERLESS_ERRORS = (NoStreamResponseError, nats.errors.TimeoutError)
+"""What a publish sees while a replicated stream elects a leader: no responder, or no ack in time."""
+
+
+async def publish_acknowledged(broker: NatsBroker, body: bytes, subject: str, headers: dict[str, str]) -> Any:
+    """Publish into the stream and wait for JetStream's ack, retrying a leaderless moment a few times.
+
+    Every try carries the same ``Nats-Msg-Id``, so a try whose ack was lost but whose message was
+    stored is not stored again. The ack timeout is ours, not FastStream's half-second default.
+
+    Args:
+        broker: A connected broker.
+        body: The message body.
+        subject: Its subject.
+        headers: Its headers (with ``Nats-Msg-Id``).
+
+    Returns:
+        JetStream's PubAck.
+
+    Raises:
+        NoStreamResponseError: when the stream still has no leader after the last try.
+        nats.errors.TimeoutError: when the last try still got no ack.
+    """
+    for attempt in range(1, PUBLISH_ATTEMPTS + 1):
+        try:
+            return await broker.publish(
+                body, subject, headers=dict(headers), stream=STREAM_NAME, timeout=PUBLISH_ACK_TIMEOUT_SECONDS
+            )
+        except LEADERLESS_ERRORS:
+            if attempt == PUBLISH_ATTEMPTS:
+                raise
+            await asyncio.sleep(PUBLISH_RETRY_PAUSE_SECONDS)
+    raise AssertionError("unreachable: the last attempt returns or raises")

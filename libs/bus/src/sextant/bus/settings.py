@@ -19,6 +19,18 @@ REDELIVERY_BACKOFF_SECONDS = (1.0, 5.0, 15.0, 30.0)
 DUPLICATE_WINDOW_SECONDS = 600.0
 """JetStream de-duplication window; at least the longest ack wait (with redeliveries)."""
 
+PUBLISH_ACK_TIMEOUT_SECONDS = 30.0
+"""How long a publish waits for JetStream's acknowledgement. FastStream's own default is half a
+second: on a replicated stream the ack waits for a quorum of servers to write (and fsync) the
+message, which on a loaded machine takes longer, so every publish from a handler timed out."""
+
+PUBLISH_ATTEMPTS = 5
+"""Tries of one publish when the stream has no leader for a moment (an election after a server
+died or fell behind): the same message id each time, so a retry is stored once."""
+
+PUBLISH_RETRY_PAUSE_SECONDS = 1.0
+"""Pause between those tries: long enough for a replicated stream to elect a new leader."""
+
 CLAIM_CHECK_THRESHOLD_BYTES = 256 * 1024
 """Events larger than this travel through the object store (NATS max_payload is 1 MiB)."""
 
