@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+
+from sextant.bus import find_nats_server
 
 SextantRunner = Callable[..., subprocess.CompletedProcess[str]]
 
@@ -39,3 +42,33 @@ def sextant(sextant_env: dict[str, str]) -> SextantRunner:
         return result
 
     return run
+
+
+NATS_USER, NATS_PASSWORD = "alice", "right-password"
+
+
+@pytest.fixture
+def password_nats(tmp_path: Path) -> Iterator[str]:
+    """A real nats-server (JetStream, free port) that wants NATS_USER/NATS_PASSWORD; yields its URL."""
+    ports = tmp_path / "password-nats-ports"
+    ports.mkdir()
+    server = subprocess.Popen(
+        [str(find_nats_server()), "-a", "127.0.0.1", "-p", "-1", "-js", "-sd", str(tmp_path / "password-js"),
+         "--user", NATS_USER, "--pass", NATS_PASSWORD, "--ports_file_dir", str(ports)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        yield _wait_for_url(ports, server)
+    finally:
+        server.terminate()
+        server.wait()
+
+
+def _wait_for_url(ports: Path, server: subprocess.Popen[bytes]) -> str:
+    while True:  # the server writes its ports file within milliseconds; a dead server ends the loop
+        assert server.poll() is None, "nats-server exited"
+        for found in ports.glob("*.ports"):
+            try:
+                return str(json.loads(found.read_text())["nats"][0])
+            except (ValueError, KeyError):
+                continue

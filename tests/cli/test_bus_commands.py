@@ -13,7 +13,7 @@ from pathlib import Path
 from sextant.bus import EmbeddedNats
 
 from ..conftest import GitRepo
-from .conftest import SextantRunner
+from .conftest import NATS_PASSWORD, NATS_USER, SextantRunner
 
 
 def test_publish_then_events_shows_the_event(sextant: SextantRunner, tmp_path: Path) -> None:
@@ -126,3 +126,25 @@ def test_events_follow_prints_new_events_as_they_arrive(
     assert "github_com_acme_two" in second
     assert status == 130, errors.read_text()  # Ctrl-C is how a follower stops: 130, no traceback
     assert "Traceback" not in errors.read_text()
+
+
+def test_up_never_shows_or_stores_nats_credentials(sextant_env: dict[str, str], password_nats: str) -> None:
+    url = password_nats.replace("nats://", f"nats://{NATS_USER}:{NATS_PASSWORD}@")
+    up = subprocess.Popen(
+        [sys.executable, "-m", "sextant.cli", "up"],
+        env={**sextant_env, "NATS_URL": url}, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert up.stderr is not None
+        banner = up.stderr.readline()  # written once the services consume
+        record = Path(sextant_env["SEXTANT_HOME"]) / "runtime.json"
+        stored = record.read_text()
+        mode = record.stat().st_mode & 0o777
+    finally:
+        up.send_signal(signal.SIGINT)
+        rest = up.communicate()[1]
+    assert "sextant is up" in banner, banner + rest
+    assert "***@127.0.0.1" in banner
+    assert NATS_PASSWORD not in banner + stored + rest
+    assert json.loads(stored)["url"].startswith("nats://***@")
+    assert mode == 0o600

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from sextant.bus import EmbeddedNats, find_nats_server
+from sextant.bus import EmbeddedNats
 from sextant.cli.home_lock import HomeLock
 
 from ..conftest import GitRepo
@@ -111,34 +110,12 @@ def test_unreachable_qdrant_is_one_line(sextant: SextantRunner, git_repo: GitRep
 
 
 def test_a_wrong_nats_password_is_one_line_and_the_password_is_not_shown(
-    sextant: SextantRunner, tmp_path: Path
+    sextant: SextantRunner, password_nats: str
 ) -> None:
-    ports = tmp_path / "ports"
-    ports.mkdir()
-    server = subprocess.Popen(
-        [str(find_nats_server()), "-a", "127.0.0.1", "-p", "-1", "-js", "-sd", str(tmp_path / "js"),
-         "--user", "alice", "--pass", "right-password", "--ports_file_dir", str(ports)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    try:
-        url = _wait_for_url(ports, server)
-        wrong = url.replace("nats://", "nats://alice:wrong-password@")
-        result = sextant("events", check=False, NATS_URL=wrong)
-    finally:
-        server.terminate()
-        server.wait()
+    wrong = password_nats.replace("nats://", "nats://alice:wrong-password@")
+    result = sextant("events", check=False, NATS_URL=wrong)
     assert_one_line_mistake(result, "refused the credentials")
     assert "wrong-password" not in result.stderr
-
-
-def _wait_for_url(ports: Path, server: subprocess.Popen[bytes]) -> str:
-    while True:  # the server writes its ports file within milliseconds; a dead server ends the loop
-        assert server.poll() is None, "nats-server exited"
-        for found in ports.glob("*.ports"):
-            try:
-                return str(json.loads(found.read_text())["nats"][0])
-            except (ValueError, KeyError):
-                continue
 
 
 def test_publish_in_ci_without_nats_url_is_an_error(sextant: SextantRunner, sextant_env: dict[str, str]) -> None:
