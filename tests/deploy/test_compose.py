@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import socket
 import subprocess
 import tomllib
 import urllib.request
@@ -101,32 +100,31 @@ def test_qdrant_image_is_inside_the_clients_compatibility_window() -> None:
     assert abs(int(match.group(2)) - client_minor) <= 1
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.mark.bus
 def test_the_nats_config_fsyncs_every_write(tmp_path: Path) -> None:
     config = (ROOT / "deploy" / "nats" / "nats-server.conf").read_text()
     assert "sync_interval: always" in config
     local = tmp_path / "nats-server.conf"
     local.write_text(config.replace("store_dir: /data/jetstream", f"store_dir: {tmp_path / 'js'}"))
-    monitor = _free_port()
+    ports = tmp_path / "ports"
+    ports.mkdir()
+    # Port -1 for both listeners: the server picks free ones and writes them to its ports file.
     server = subprocess.Popen(
-        [str(find_nats_server()), "-c", str(local), "-a", "127.0.0.1", "-p", "-1", "-m", str(monitor),
-         "-l", str(tmp_path / "nats.log")],
+        [str(find_nats_server()), "-c", str(local), "-a", "127.0.0.1", "-p", "-1", "-m", "-1",
+         "--ports_file_dir", str(ports), "-l", str(tmp_path / "nats.log")],
     )  # fmt: skip
     try:
-        varz: dict[str, Any] = {}
-        while not varz:  # the monitoring port answers within milliseconds of the start
+        monitor = ""
+        while not monitor:  # the ports file appears within milliseconds; a dead server ends the loop
             assert server.poll() is None, (tmp_path / "nats.log").read_text()
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{monitor}/varz", timeout=5) as answer:
-                    varz = json.load(answer)
-            except OSError:
-                continue
+            for found in ports.glob("*.ports"):
+                try:
+                    monitor = str(json.loads(found.read_text())["monitoring"][0])
+                except (ValueError, KeyError):
+                    continue
+        assert monitor.startswith("http://127.0.0.1:")
+        with urllib.request.urlopen(f"{monitor}/varz", timeout=30) as answer:  # noqa: S310 — loopback http, checked above
+            varz: dict[str, Any] = json.load(answer)
     finally:
         server.terminate()
         server.wait()
