@@ -8,8 +8,8 @@ from typing import Any
 import httpx
 
 from sextant.llm.completion import Completion, LanguageModelError
-from sextant.llm.endpoint import normalise_base_url
-from sextant.llm.http_retry import ProviderCallError, RetryPolicy, post_json
+from sextant.llm.endpoint import ProviderEndpoint
+from sextant.llm.http_retry import RetryPolicy
 from sextant.llm.usage import token_count
 
 DEFAULT_ANTHROPIC_BASE_URL = "https://api.anthropic.com"
@@ -47,20 +47,22 @@ class AnthropicModel:
         """
         if not api_key:
             raise ValueError("api_key is required")
-        if timeout <= 0:
-            raise ValueError("timeout must be positive")
         self.provider = "anthropic"
         self.model = model
         self._api_key = api_key
-        self._base_url = normalise_base_url(base_url)
-        self._timeout = timeout
-        self._retry = retry or RetryPolicy()
+        self._endpoint = ProviderEndpoint(
+            provider=self.provider,
+            base_url=base_url,
+            timeout=timeout,
+            retry=retry or RetryPolicy(),
+            secrets=(api_key,),
+            http_client=http_client,
+            rng=rng,
+        )
         self._temperature = temperature
-        self._http_client = http_client
-        self._rng = rng
 
     def __repr__(self) -> str:
-        return f"AnthropicModel(model={self.model!r}, base_url={self._base_url!r})"
+        return f"AnthropicModel(model={self.model!r}, base_url={self._endpoint.base_url!r})"
 
     async def complete(self, *, system: str, prompt: str, max_tokens: int) -> Completion:
         """Send one Messages request and return its text and usage.
@@ -86,27 +88,8 @@ class AnthropicModel:
         }
         if self._temperature is not None:
             body["temperature"] = self._temperature
-        headers = {
-            "x-api-key": self._api_key,
-            "anthropic-version": ANTHROPIC_VERSION,
-            "content-type": "application/json",
-            "accept": "application/json",
-        }
-        try:
-            answer = await post_json(
-                provider=self.provider,
-                url=f"{self._base_url}/v1/messages",
-                headers=headers,
-                body=body,
-                attempt_timeout=self._timeout,
-                policy=self._retry,
-                secrets=(self._api_key,),
-                client=self._http_client,
-                rng=self._rng,
-            )
-        except ProviderCallError as exc:
-            raise LanguageModelError(self.provider, exc.reason, status=exc.status, attempts=exc.attempts) from None
-        return self._parse(answer)
+        headers = {"x-api-key": self._api_key, "anthropic-version": ANTHROPIC_VERSION}
+        return self._parse(await self._endpoint.complete("/v1/messages", body, headers))
 
     def _parse(self, answer: Any) -> Completion:
         if not isinstance(answer, dict) or not isinstance(answer.get("content"), list):

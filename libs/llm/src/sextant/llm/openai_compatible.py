@@ -9,8 +9,8 @@ from typing import Any, Literal
 import httpx
 
 from sextant.llm.completion import Completion, LanguageModelError
-from sextant.llm.endpoint import normalise_base_url
-from sextant.llm.http_retry import ProviderCallError, RetryPolicy, post_json
+from sextant.llm.endpoint import ProviderEndpoint
+from sextant.llm.http_retry import RetryPolicy
 from sextant.llm.usage import token_count
 
 DEFAULT_OPENAI_BASE_URL = "https://api.openai.com/v1"
@@ -59,21 +59,23 @@ class OpenAICompatibleModel:
         """
         if not model:
             raise ValueError("model is required")
-        if timeout <= 0:
-            raise ValueError("timeout must be positive")
         self.provider = "openai-compatible"
         self.model = model
         self._api_key = api_key or None
-        self._base_url = normalise_base_url(base_url)
-        self._timeout = timeout
-        self._retry = retry or RetryPolicy()
+        self._endpoint = ProviderEndpoint(
+            provider=self.provider,
+            base_url=base_url,
+            timeout=timeout,
+            retry=retry or RetryPolicy(),
+            secrets=(self._api_key,) if self._api_key else (),
+            http_client=http_client,
+            rng=rng,
+        )
         self._temperature = temperature
         self._max_tokens_field = max_tokens_field
-        self._http_client = http_client
-        self._rng = rng
 
     def __repr__(self) -> str:
-        return f"OpenAICompatibleModel(model={self.model!r}, base_url={self._base_url!r})"
+        return f"OpenAICompatibleModel(model={self.model!r}, base_url={self._endpoint.base_url!r})"
 
     async def complete(self, *, system: str, prompt: str, max_tokens: int) -> Completion:
         """Send one Chat Completions request and return its text and usage.
@@ -98,24 +100,8 @@ class OpenAICompatibleModel:
         }
         if self._temperature is not None:
             body["temperature"] = self._temperature
-        headers = {"content-type": "application/json", "accept": "application/json"}
-        if self._api_key:
-            headers["authorization"] = f"Bearer {self._api_key}"
-        try:
-            answer = await post_json(
-                provider=self.provider,
-                url=f"{self._base_url}/chat/completions",
-                headers=headers,
-                body=body,
-                attempt_timeout=self._timeout,
-                policy=self._retry,
-                secrets=(self._api_key,) if self._api_key else (),
-                client=self._http_client,
-                rng=self._rng,
-            )
-        except ProviderCallError as exc:
-            raise LanguageModelError(self.provider, exc.reason, status=exc.status, attempts=exc.attempts) from None
-        return self._parse(answer)
+        headers = {"authorization": f"Bearer {self._api_key}"} if self._api_key else {}
+        return self._parse(await self._endpoint.complete("/chat/completions", body, headers))
 
     def _parse(self, answer: Any) -> Completion:
         choices = answer.get("choices") if isinstance(answer, dict) else None

@@ -9,8 +9,8 @@ from typing import Any
 
 import httpx
 
-from sextant.llm.endpoint import normalise_base_url
-from sextant.llm.http_retry import ProviderCallError, RetryPolicy, post_json
+from sextant.llm.endpoint import ProviderEndpoint
+from sextant.llm.http_retry import ProviderCallError, RetryPolicy
 from sextant.rerank.result import RerankResult
 
 logger = logging.getLogger(__name__)
@@ -58,20 +58,22 @@ class CohereReranker:
         """
         if not api_key:
             raise ValueError("api_key is required")
-        if timeout <= 0:
-            raise ValueError("timeout must be positive")
         self.name = "cohere"
         self.model = model
         self._api_key = api_key
-        self._base_url = normalise_base_url(base_url)
-        self._timeout = timeout
-        self._retry = retry or DEFAULT_RERANK_RETRY
+        self._endpoint = ProviderEndpoint(
+            provider="cohere",
+            base_url=base_url,
+            timeout=timeout,
+            retry=retry or DEFAULT_RERANK_RETRY,
+            secrets=(api_key,),
+            http_client=http_client,
+            rng=rng,
+        )
         self._max_tokens_per_doc = max_tokens_per_doc
-        self._http_client = http_client
-        self._rng = rng
 
     def __repr__(self) -> str:
-        return f"CohereReranker(model={self.model!r}, base_url={self._base_url!r})"
+        return f"CohereReranker(model={self.model!r}, base_url={self._endpoint.base_url!r})"
 
     async def rerank(self, query: str, documents: Sequence[str]) -> RerankResult:
         """Score the documents with Cohere; on any provider failure, keep their order and warn.
@@ -107,22 +109,7 @@ class CohereReranker:
         }
         if self._max_tokens_per_doc is not None:
             body["max_tokens_per_doc"] = self._max_tokens_per_doc
-        headers = {
-            "authorization": f"Bearer {self._api_key}",
-            "content-type": "application/json",
-            "accept": "application/json",
-        }
-        answer = await post_json(
-            provider="cohere",
-            url=f"{self._base_url}/v2/rerank",
-            headers=headers,
-            body=body,
-            attempt_timeout=self._timeout,
-            policy=self._retry,
-            secrets=(self._api_key,),
-            client=self._http_client,
-            rng=self._rng,
-        )
+        answer = await self._endpoint.post("/v2/rerank", body, {"authorization": f"Bearer {self._api_key}"})
         return _aligned_scores(answer, len(batch))
 
 
