@@ -10,54 +10,33 @@ from __future__ import annotations
 
 from sextant.analyzer.prompting.context import format_context
 from sextant.analyzer.prompting.prompts import analysis_prompt, summary_prompt
-from sextant.contracts import RepoRef, SelectedChunk
+from sextant.contracts import RepoRef
+
+from ..support.payloads import selected_chunk
 
 REPO = RepoRef.for_url("https://example.com/acme/auth.git")
 MEDIAN = "2025-10-20T00:00:00Z"
 
-DESIGN = SelectedChunk(
-    path="docs/design.md",
+DESIGN = selected_chunk(
+    "docs/design.md",
+    "# Design\nSessions live in `SessionStore`.",
     kind="doc",
-    text="# Design\nSessions live in `SessionStore`.",
     last_modified_at="2024-08-12T09:00:00Z",
-    start_line=1,
     end_line=2,
     reason="doc",
 )
-SESSION = SelectedChunk(
-    path="src/auth/session.ts",
-    kind="code",
-    text="export function login(): void {}",
+SESSION = selected_chunk(
+    "src/auth/session.ts",
+    "export function login(): void {}",
     last_modified_at="2026-05-28T10:00:00+02:00",
     start_line=3,
     end_line=3,
 )
-README = SelectedChunk(
-    path="README.md",
-    kind="doc",
-    text="# Auth\nLogs users in.",
-    last_modified_at="2025-10-01",
-    start_line=1,
-    end_line=2,
-    reason="seed",
+README = selected_chunk(
+    "README.md", "# Auth\nLogs users in.", kind="doc", last_modified_at="2025-10-01", end_line=2, reason="seed"
 )
-UTIL = SelectedChunk(
-    path="src/util.ts",
-    kind="code",
-    text="export const x = 1;",
-    last_modified_at=None,
-    start_line=1,
-    end_line=1,
-)
-NOTES = SelectedChunk(
-    path="notes.txt",
-    kind="doc",
-    text="old notes",
-    last_modified_at=None,
-    start_line=1,
-    end_line=1,
-    reason="doc",
-)
+UTIL = selected_chunk("src/util.ts", "export const x = 1;")
+NOTES = selected_chunk("notes.txt", "old notes", kind="doc", reason="doc")
 
 EXPECTED_CONTEXT = """\
 // src/auth/session.ts (last modified 2026-05-28)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sextant.chunkstore import ChunkPayload
+from sextant.contracts import SelectedChunk
 
 DEFAULT_PAYLOAD: dict[str, Any] = {
     "blob_sha": "b" * 40,
@@ -31,3 +32,18 @@ def chunk_payload(repo_key: str, path: str, text: str, **fields: Any) -> ChunkPa
     """
     values = {**DEFAULT_PAYLOAD, "symbol": path, **fields}
     return ChunkPayload(repo_key=repo_key, path=path, text=text, **values)
+
+
+def selected_chunk(path: str, text: str, **fields: Any) -> SelectedChunk:
+    """One chunk as a selection carries it: code, lines 1-1, no known date unless the test says.
+
+    Args:
+        path: Repository path.
+        text: Chunk text.
+        **fields: Any other SelectedChunk field (kind, start_line, end_line, last_modified_at, reason...).
+
+    Returns:
+        The selected chunk.
+    """
+    values: dict[str, Any] = {"kind": "code", "start_line": 1, "end_line": 1, "last_modified_at": None, **fields}
+    return SelectedChunk(path=path, text=text, **values)
