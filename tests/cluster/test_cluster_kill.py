@@ -11,11 +11,9 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import socket
 import subprocess
 import sys
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -33,38 +31,8 @@ REPO = RepoRef.for_url("https://example.com/acme/widgets.git")
 REPLICA = Path(__file__).with_name("replica.py")
 
 
-def free_ports(count: int) -> list[int]:
-    sockets = [socket.socket() for _ in range(count)]
-    for sock in sockets:
-        sock.bind(("127.0.0.1", 0))
-    ports = [sock.getsockname()[1] for sock in sockets]
-    for sock in sockets:
-        sock.close()
-    return ports
-
-
 def repo_updated(run_id: str) -> RepoUpdated:
     return RepoUpdated(event_id=event_id_for(RepoUpdated, run_id), run_id=run_id, occurred_at=utc_now_iso(), repo=REPO)
-
-
-@pytest.fixture
-def cluster(tmp_path: Path) -> Iterator[list[EmbeddedNats]]:
-    routes = free_ports(3)
-    nodes = []
-    for index, port in enumerate(routes):
-        others = ", ".join(f"nats-route://127.0.0.1:{p}" for p in routes if p != port)
-        config = (
-            f"server_name: n{index}\n"
-            f"cluster {{\n  name: sextant\n  listen: 127.0.0.1:{port}\n  routes: [{others}]\n}}\n"
-        )
-        nodes.append(EmbeddedNats(tmp_path / f"n{index}", extra_config=config))
-    try:
-        for node in nodes:
-            node.start()
-        yield nodes
-    finally:
-        for node in nodes:
-            node.stop()
 
 
 async def connect_when_ready(url: str) -> Bus:
