@@ -173,5 +173,5 @@ def test_a_computed_scan_restamps_exactly_the_differences() -> None:
         "null.py": "2025-01-01",
         "mixed.py": "2025-01-01",
         "too_old.py": None,
-        "missing_from_map.py": None,  # map-absent = older than the scan window (seed §1)
+        "missing_from_map.py": None,  # map-absent = older than the scan window
     }

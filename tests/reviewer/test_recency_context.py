@@ -1,4 +1,4 @@
-"""The seed's §3 rules: stale docs dropped unless they earned their place, dates annotated, undated untouched."""
+"""Review-context rules (docs/design.md §8): stale docs dropped unless they earned their place, dates annotated, undated untouched."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One test per selection rule (seed §2 and issue 5)."""
+"""One test per selection rule (docs/design.md §5)."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 import msgspec
 
 SCHEMA_VERSION = 1
-"""Bumped only for a breaking change; additive changes keep it (see STYLE.md, Evolution)."""
+"""Bumped only for a breaking change; additive changes keep it (see docs/architecture.md, Events)."""
 
 _UNSAFE_SUBJECT_CHARS = re.compile(r"[^a-z0-9_-]+")
 _REPO_KEY_MAX_STEM = 60

@@ -1,7 +1,7 @@
 """The event catalog. One Struct per fact, named in the past tense; the tag is the event name.
 
-Evolution (STYLE.md): add fields only, always with defaults; never forbid unknown fields.
-``lastModifiedAt`` from the seed is ``last_modified_at`` here: an ISO 8601 date, or None = age unknown.
+Evolution: add fields only, always with defaults; never forbid unknown fields.
+``last_modified_at`` is an ISO 8601 date, or None = age unknown (never "now").
 """
 
 from __future__ import annotations

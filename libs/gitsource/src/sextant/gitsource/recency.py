@@ -1,4 +1,4 @@
-"""Per-file last-commit dates from one ``git log`` pass over a bare, blob-less clone (seed §1).
+"""Per-file last-commit dates from one ``git log`` pass over a bare, blob-less clone (docs/design.md §2).
 
 A URL source is cloned bare with ``--filter=blob:none --single-branch`` (and ``--shallow-since`` for
 a window) into a temp folder removed in ``finally``; rename detection is off (``--no-renames``), so

@@ -1,4 +1,4 @@
-"""The ``last_modified_at`` every chunk of a file gets from the run's recency scan (seed §1, Payload)."""
+"""The ``last_modified_at`` every chunk of a file gets from the run's recency scan (docs/design.md §2)."""
 
 from __future__ import annotations
 
