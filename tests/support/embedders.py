@@ -42,44 +42,26 @@ class FakeEmbedder:
         model_id: str = "test/token-hashing",
         vectoriser: Vectoriser = token_hash_vector,
     ) -> None:
-        self._dimension = dimension
-        self._max_chars = max_chars
-        self._batch_size = batch_size
-        self._model_id = model_id
-        self._vectoriser = vectoriser
-        self._calls = 0
+        # Plain attributes: the port only reads them.
+        self.dimension = dimension
+        self.max_chars = max_chars
+        self.batch_size = batch_size
+        self.model_id = model_id
+        self.calls = 0
+        """Provider-sized batches embedded so far."""
         self.texts: list[str] = []
         """Every text embedded, in order."""
+        self._vectoriser = vectoriser
 
     @classmethod
     def letters(cls) -> FakeEmbedder:
         """The 26-dimension letter-frequency embedder (a vector a reader can work out by hand)."""
         return cls(dimension=26, max_chars=1200, batch_size=16, model_id="test/letters", vectoriser=letter_vector)
 
-    @property
-    def model_id(self) -> str:
-        return self._model_id
-
-    @property
-    def dimension(self) -> int:
-        return self._dimension
-
-    @property
-    def max_chars(self) -> int:
-        return self._max_chars
-
-    @property
-    def batch_size(self) -> int:
-        return self._batch_size
-
-    @property
-    def calls(self) -> int:
-        return self._calls
-
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        for start in range(0, len(texts), self._batch_size):
-            self._calls += 1
-            self.texts.extend(texts[start : start + self._batch_size])
+        for start in range(0, len(texts), self.batch_size):
+            self.calls += 1
+            self.texts.extend(texts[start : start + self.batch_size])
         return [self.vector(text) for text in texts]
 
     async def embed_query(self, text: str) -> list[float]:
@@ -87,4 +69,4 @@ class FakeEmbedder:
 
     def vector(self, text: str) -> list[float]:
         """The vector ``embed`` returns for a text."""
-        return self._vectoriser(text, self._dimension)
+        return self._vectoriser(text, self.dimension)
