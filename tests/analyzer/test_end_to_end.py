@@ -7,7 +7,6 @@ analysis must flag the first, trust the second, and put code before docs in its 
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -18,16 +17,14 @@ from sextant.bus import Bus, EmbeddedNats, build_broker, start_routers
 from sextant.chunkstore import collection_name
 from sextant.chunkstore.edge_store import EdgeChunkStore
 from sextant.contracts import (
-    AnalysisCompleted,
     RepoRef,
-    StageFailed,
-    SummaryCompleted,
 )
 from sextant.indexer import app as indexer
 from sextant.recency_scanner import app as recency_scanner
 from sextant.selector import app as selector
 
 from ..support.events import repo_updated
+from ..support.runs import analysis_outputs
 
 OLD = "2024-01-10T12:00:00+00:00"
 NEW = "2026-05-01T12:00:00+00:00"
@@ -56,24 +53,6 @@ def build_repository(repo: Any) -> None:
     repo.commit("rename and document", date=NEW)
 
 
-async def wait_for_outputs(bus: Bus, run_id: str) -> tuple[AnalysisCompleted, SummaryCompleted]:
-    deadline = asyncio.get_running_loop().time() + 90
-    while True:
-        analysis = summary = None
-        async for _, event, _ in bus.read("sextant.>"):
-            if event is None or event.run_id != run_id:
-                continue
-            assert not isinstance(event, StageFailed), f"{event.stage} failed: {event.reason}"
-            if isinstance(event, AnalysisCompleted):
-                analysis = event
-            if isinstance(event, SummaryCompleted):
-                summary = event
-        if analysis and summary:
-            return analysis, summary
-        assert asyncio.get_running_loop().time() < deadline, "no analysis in time"
-        await asyncio.sleep(0.3)
-
-
 async def test_the_analysis_flags_the_stale_doc_and_trusts_the_fresh_one(
     git_repo: Any, tmp_path: Path, letter_embedder: Any
 ) -> None:
@@ -92,7 +71,7 @@ async def test_the_analysis_flags_the_stale_doc_and_trusts_the_fresh_one(
             await start_routers(bus, services)
             try:
                 await bus.publish(request)
-                analysis, summary = await wait_for_outputs(bus, request.run_id)
+                analysis, summary = await analysis_outputs(bus, request.run_id)
             finally:
                 await bus.close()
     finally:

@@ -19,17 +19,15 @@ from sextant.bus import Bus, EmbeddedNats, build_broker, start_routers
 from sextant.chunkstore import collection_name
 from sextant.chunkstore.edge_store import EdgeChunkStore
 from sextant.contracts import (
-    AnalysisCompleted,
     RepoRef,
     RepoUpdated,
-    StageFailed,
-    SummaryCompleted,
 )
 from sextant.indexer import app as indexer
 from sextant.recency_scanner import app as recency_scanner
 from sextant.selector import app as selector
 
 from ..support.events import repo_updated
+from ..support.runs import analysis_outputs
 
 ANALYSIS = "\n\n".join(f"## {title}\n\nText about {title.lower()}." for title in SECTION_TITLES)
 SUMMARY = "## Purpose\n\nA tiny session library.\n\n## Summary\n\nOne module that opens sessions."
@@ -50,22 +48,6 @@ def build_repository(repo: Any) -> None:
     repo.write("docs/usage.md", "# Usage\n\nCall `open_session()` from `app/sessions.py`.\n")
     repo.write("README.md", "# Sessions\n\nA tiny session library.\n")
     repo.commit("first", date="2026-05-01T12:00:00+00:00")
-
-
-async def outputs_of(bus: Bus, run_id: str) -> tuple[AnalysisCompleted, SummaryCompleted]:
-    """The run's analysis and summary, read from the stream as they arrive (no fixed waits)."""
-    analysis = summary = None
-    async for _, event, _ in bus.read("sextant.>", follow=True):
-        if event is None or event.run_id != run_id:
-            continue
-        assert not isinstance(event, StageFailed), f"{event.stage} failed: {event.reason}"
-        if isinstance(event, AnalysisCompleted):
-            analysis = event
-        if isinstance(event, SummaryCompleted):
-            summary = event
-        if analysis and summary:
-            return analysis, summary
-    raise AssertionError("the stream ended before the run's outputs")
 
 
 async def test_a_no_op_rerun_makes_no_model_call(
@@ -97,11 +79,11 @@ async def test_a_no_op_rerun_makes_no_model_call(
             await start_routers(bus, services)
             try:
                 await bus.publish(request("run-1"))
-                first, first_summary = await asyncio.wait_for(outputs_of(bus, "run-1"), 120)
+                first, first_summary = await asyncio.wait_for(analysis_outputs(bus, "run-1"), 120)
                 calls_after_first = len(provider.requests)
 
                 await bus.publish(request("run-2"))
-                again, again_summary = await asyncio.wait_for(outputs_of(bus, "run-2"), 120)
+                again, again_summary = await asyncio.wait_for(analysis_outputs(bus, "run-2"), 120)
                 calls_after_second = len(provider.requests)
 
                 git_repo.write(
@@ -109,7 +91,7 @@ async def test_a_no_op_rerun_makes_no_model_call(
                 )
                 git_repo.commit("ttl", date="2026-06-01T12:00:00+00:00")
                 await bus.publish(request("run-3"))
-                changed, _ = await asyncio.wait_for(outputs_of(bus, "run-3"), 120)
+                changed, _ = await asyncio.wait_for(analysis_outputs(bus, "run-3"), 120)
                 calls_after_change = len(provider.requests)
             finally:
                 await bus.close()

@@ -1,0 +1,30 @@
+"""Reading a run's results off a real stream, as they arrive (no fixed waits, no polling)."""
+
+from __future__ import annotations
+
+from sextant.bus import Bus
+from sextant.contracts import AnalysisCompleted, StageFailed, SummaryCompleted
+
+
+async def analysis_outputs(bus: Bus, run_id: str) -> tuple[AnalysisCompleted, SummaryCompleted]:
+    """The run's analysis and summary, read from the stream as they arrive.
+
+    Args:
+        bus: A bus on the server the run publishes to.
+        run_id: The run to wait for.
+
+    Returns:
+        Its AnalysisCompleted and SummaryCompleted (fails at once on a StageFailed of the run).
+    """
+    analysis = summary = None
+    async for _, event, _ in bus.read("sextant.>", follow=True):
+        if event is None or event.run_id != run_id:
+            continue
+        assert not isinstance(event, StageFailed), f"{event.stage} failed: {event.reason}"
+        if isinstance(event, AnalysisCompleted):
+            analysis = event
+        if isinstance(event, SummaryCompleted):
+            summary = event
+        if analysis and summary:
+            return analysis, summary
+    raise AssertionError("the stream ended before the run's outputs")
