@@ -1,4 +1,5 @@
-"""Review-context rules (docs/design.md §8): stale docs dropped unless they earned their place, dates annotated, undated untouched."""
+"""Review-context rules (docs/design.md §8): stale docs dropped unless they earned their place,
+dates annotated, undated untouched."""
 
 from __future__ import annotations
 
