@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, TypeVar
 
 import typer
 
 from sextant.analyzer.previous_outputs import StreamOutputs
-from sextant.bus import Bus
+from sextant.bus import Bus, watch_progress
 from sextant.cli.local_repository import check_local_repository
 from sextant.cli.publishing import build_repo_updated, normalize_repo_location
 from sextant.cli.run_watch import RunFailedError, await_result
@@ -52,7 +53,12 @@ def register(app: typer.Typer) -> None:
 
 
 async def _run_until(
-    request: Event, result_type: type[ResultT], *, quiet: bool, then: type[Event] | None = None
+    request: Event,
+    result_type: type[ResultT],
+    *,
+    quiet: bool,
+    then: Sequence[type[Event]] = (),
+    on_result: Callable[[ResultT], None] | None = None,
 ) -> ResultT:
     env = dict(os.environ)
     async with open_session(env, host=True) as session:
@@ -63,26 +69,68 @@ async def _run_until(
         with continued_trace(env):
             after = await session.bus.last_sequence()
             result = await await_result(session.bus, request, result_type, show_progress=bars)
-            if then is not None:  # e.g. the summary: finished in this run, not by the next start
-                await asyncio.wait_for(_run_event(session.bus, request, then, after), RUN_EVENT_WAIT_SECONDS)
+            if on_result is not None:
+                on_result(result)  # the person reads the result while the run's later events finish
+            for later in then:  # e.g. the summary, the dense vectors: finished in this run, not by the next start
+                waiting = _run_event(session.bus, request, later, after, quiet=quiet)
+                await asyncio.wait_for(waiting, RUN_EVENT_WAIT_SECONDS)
             return result
 
 
-async def _run_event(bus: Bus, request: Event, event_type: type[Event], after: int) -> None:
-    async for _, event, _ in bus.read(f"sextant.*.*.{request.repo.repo_key}", follow=True, after_sequence=after):
-        if event is not None and event.run_id == request.run_id and isinstance(event, event_type | StageFailed):
-            return
+async def _run_event(bus: Bus, request: Event, event_type: type[Event], after: int, *, quiet: bool) -> None:
+    last_line: list[str] = []  # one "vectors" line per figure, whether progress or the event said it first
+    progress = None
+    if not quiet and event_type is ChunksEmbedded:
+        progress = asyncio.create_task(_vector_lines(bus, request, last_line))
+    try:
+        async for _, event, _ in bus.read(f"sextant.*.*.{request.repo.repo_key}", follow=True, after_sequence=after):
+            if event is not None and event.run_id == request.run_id and isinstance(event, event_type | StageFailed):
+                if isinstance(event, ChunksEmbedded) and not quiet:
+                    _vector_line(event.points_total - event.points_missing, event.points_total, last_line)
+                return
+    finally:
+        if progress is not None:
+            progress.cancel()
+
+
+VECTOR_LINE_EVERY = 0.1
+"""Share of the vectors between two "vectors for review search" lines (and at least every report's 10%)."""
+
+
+def _vector_line(done: int, total: int, last_line: list[str]) -> None:
+    line = f"  vectors for review search: {done}/{total}"
+    if last_line[-1:] != [line]:
+        typer.echo(line, err=True)
+        last_line.append(line)
+
+
+async def _vector_lines(bus: Bus, request: Event, last_line: list[str]) -> None:
+    """Print the dense phase's progress as it is reported, a line per tenth of the work."""
+    shown = -1.0
+    async for report in watch_progress(bus, request.run_id):
+        if report.stage != "embedder" or not report.total:
+            continue
+        share = report.done / report.total
+        if share - shown >= VECTOR_LINE_EVERY or report.done == report.total:
+            shown = share
+            _vector_line(report.done, report.total, last_line)
 
 
 def run_to(
-    request: Event, result_type: type[ResultT], *, quiet: bool = False, then: type[Event] | None = None
+    request: Event,
+    result_type: type[ResultT],
+    *,
+    quiet: bool = False,
+    then: Sequence[type[Event]] = (),
+    on_result: Callable[[ResultT], None] | None = None,
 ) -> ResultT:
-    """Publish ``request`` and wait for its result (and ``then``'s event of the run, when given).
+    """Publish ``request`` and wait for its result, then for each of ``then``'s events of the run.
 
-    A failed run exits with status 1 and its reason.
+    ``on_result`` sees the result as soon as it arrives, before the later events. A failed run exits
+    with status 1 and its reason.
     """
     try:
-        return asyncio.run(_run_until(request, result_type, quiet=quiet, then=then))
+        return asyncio.run(_run_until(request, result_type, quiet=quiet, then=then, on_result=on_result))
     except RunFailedError as failure:
         typer.echo(f"sextant: the run failed: {failure}", err=True)
         raise typer.Exit(1) from None
@@ -100,7 +148,7 @@ def index(
     check_local_repository(repo, branch=branch)
     request = build_repo_updated(repo, provider=provider, branch=branch, force=force, run_id=new_run_id())
     # Returns once the dense vectors are written too (ChunksEmbedded), so search and review see everything.
-    result = run_to(request, ChunksIndexed, quiet=as_json, then=ChunksEmbedded)
+    result = run_to(request, ChunksIndexed, quiet=as_json, then=(ChunksEmbedded,))
     if as_json:
         typer.echo(encode_event(result).decode())
         return
@@ -116,18 +164,34 @@ def analyze(
     provider: ProviderOption = "generic",
     out: Annotated[Path | None, typer.Option(help="Also write the Markdown analysis to this file.")] = None,
     as_json: JsonOption = False,
+    no_wait: Annotated[
+        bool, typer.Option("--no-wait", help="Return once the analysis is printed; dense vectors follow later.")
+    ] = False,
 ) -> None:
-    """Scan, index, select and analyse a repository; print the seven-section analysis."""
+    """Scan, index, select and analyse a repository; print the seven-section analysis.
+
+    The analysis needs no dense vectors, so it is printed the moment it is ready; the command then
+    waits for the run's summary and for the vectors review and search use (unless ``--no-wait``).
+    """
     check_local_repository(repo, branch=branch)
     request = build_repo_updated(repo, provider=provider, branch=branch, run_id=new_run_id())
-    result = run_to(request, AnalysisCompleted, quiet=as_json, then=SummaryCompleted)
-    if result.unchanged_since and not as_json:
-        typer.echo(f"sextant: inputs unchanged: this analysis stands since {result.unchanged_since}", err=True)
-    if out is not None:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(result.markdown)
-        typer.echo(f"sextant: wrote {out}", err=True)
-    typer.echo(encode_event(result).decode() if as_json else result.markdown)
+
+    def print_analysis(result: AnalysisCompleted) -> None:
+        if result.unchanged_since and not as_json:
+            typer.echo(f"sextant: inputs unchanged: this analysis stands since {result.unchanged_since}", err=True)
+        if out is not None:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(result.markdown)
+            typer.echo(f"sextant: wrote {out}", err=True)
+        typer.echo(encode_event(result).decode() if as_json else result.markdown)
+        sys.stdout.flush()
+
+    later: tuple[type[Event], ...] = (SummaryCompleted,) if no_wait else (SummaryCompleted, ChunksEmbedded)
+    run_to(request, AnalysisCompleted, quiet=as_json, then=later, on_result=print_analysis)
+    if no_wait and not as_json:
+        typer.echo(
+            "sextant: --no-wait: dense vectors not yet written are finished by the next run or `sextant up`", err=True
+        )
 
 
 def show(
