@@ -6,13 +6,11 @@ import msgspec
 
 from sextant.contracts import RepoRef, RepoUpdated, ReviewRequested, event_id_for, url_has_credentials, utc_now_iso
 from sextant.webhooks.hook_result import HookEvent, Ignored, run_id_for_delivery
-from sextant.webhooks.push_changes import CommitFiles, changed_and_removed
+from sextant.webhooks.push_changes import BRANCH_PREFIX, NULL_SHA, PushedCommit, changed_and_removed
 
 PROVIDER = "github"
 REVIEWED_ACTIONS = frozenset({"opened", "synchronize", "reopened", "ready_for_review"})
 """A new or updated head is worth a review; labels, edits, assignments and closes are not."""
-BRANCH_PREFIX = "refs/heads/"
-NULL_SHA = "0" * 40
 
 
 class _Repository(msgspec.Struct, kw_only=True):
@@ -21,21 +19,13 @@ class _Repository(msgspec.Struct, kw_only=True):
     full_name: str = ""
 
 
-class _Commit(msgspec.Struct, kw_only=True):
-    id: str = ""
-    timestamp: str | None = None
-    added: list[str] = msgspec.field(default_factory=list)
-    modified: list[str] = msgspec.field(default_factory=list)
-    removed: list[str] = msgspec.field(default_factory=list)
-
-
 class _Push(msgspec.Struct, kw_only=True):
     ref: str
     after: str
     repository: _Repository
     deleted: bool = False
-    commits: list[_Commit] = msgspec.field(default_factory=list)
-    head_commit: _Commit | None = None
+    commits: list[PushedCommit] = msgspec.field(default_factory=list)
+    head_commit: PushedCommit | None = None
 
 
 class _Side(msgspec.Struct, kw_only=True):
@@ -94,8 +84,7 @@ def _push(push: _Push, delivery_id: str) -> HookEvent | Ignored:
         return Ignored(f"push to {branch!r}, not the default branch")
     if push.deleted or push.after == NULL_SHA:
         return Ignored("branch deleted")
-    commits = [CommitFiles(c.added, c.modified, c.removed) for c in push.commits]
-    changed, removed = changed_and_removed(commits)
+    changed, removed = changed_and_removed(push.commits)
     head = push.head_commit or next((c for c in push.commits if c.id == push.after), None)
     run_id = run_id_for_delivery(PROVIDER, delivery_id)
     return RepoUpdated(

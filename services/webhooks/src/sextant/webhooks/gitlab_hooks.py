@@ -6,14 +6,12 @@ import msgspec
 
 from sextant.contracts import RepoRef, RepoUpdated, ReviewRequested, event_id_for, url_has_credentials, utc_now_iso
 from sextant.webhooks.hook_result import HookEvent, Ignored, run_id_for_delivery
-from sextant.webhooks.push_changes import CommitFiles, changed_and_removed
+from sextant.webhooks.push_changes import BRANCH_PREFIX, NULL_SHA, PushedCommit, changed_and_removed
 
 PROVIDER = "gitlab"
 PUSH_HOOK = "Push Hook"
 MERGE_REQUEST_HOOK = "Merge Request Hook"
 REVIEWED_ACTIONS = frozenset({"open", "reopen", "update"})
-BRANCH_PREFIX = "refs/heads/"
-NULL_SHA = "0" * 40
 
 
 class _Project(msgspec.Struct, kw_only=True):
@@ -22,20 +20,12 @@ class _Project(msgspec.Struct, kw_only=True):
     path_with_namespace: str = ""
 
 
-class _Commit(msgspec.Struct, kw_only=True):
-    id: str = ""
-    timestamp: str | None = None
-    added: list[str] = msgspec.field(default_factory=list)
-    modified: list[str] = msgspec.field(default_factory=list)
-    removed: list[str] = msgspec.field(default_factory=list)
-
-
 class _Push(msgspec.Struct, kw_only=True):
     ref: str
     after: str
     project: _Project
     checkout_sha: str | None = None
-    commits: list[_Commit] = msgspec.field(default_factory=list)
+    commits: list[PushedCommit] = msgspec.field(default_factory=list)
     total_commits_count: int = 0
 
 
@@ -97,7 +87,7 @@ def _push(push: _Push, delivery_id: str) -> HookEvent | Ignored:
         return Ignored("branch deleted")
     # GitLab lists at most 20 commits: when some are missing, their paths are unknown, so index in full.
     complete = bool(push.commits) and push.total_commits_count <= len(push.commits)
-    changed, removed = changed_and_removed(CommitFiles(c.added, c.modified, c.removed) for c in push.commits)
+    changed, removed = changed_and_removed(push.commits)
     head_sha = push.checkout_sha or push.after
     head = next((c for c in push.commits if c.id == head_sha), None)
     run_id = run_id_for_delivery(PROVIDER, delivery_id)

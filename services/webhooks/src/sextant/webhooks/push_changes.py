@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable
+
+import msgspec
+
+BRANCH_PREFIX = "refs/heads/"
+"""A push to a branch names its ref with this prefix (tags and other refs are not indexed)."""
+NULL_SHA = "0" * 40
+"""The `after` of a push that deleted its branch."""
 
 
-@dataclass(frozen=True)
-class CommitFiles:
-    """One commit's file lists, as both hosts report them."""
+class PushedCommit(msgspec.Struct, kw_only=True):
+    """One commit of a push, in the shape GitHub and GitLab both send."""
 
-    added: Sequence[str]
-    modified: Sequence[str]
-    removed: Sequence[str]
+    id: str = ""
+    timestamp: str | None = None
+    added: list[str] = msgspec.field(default_factory=list)
+    modified: list[str] = msgspec.field(default_factory=list)
+    removed: list[str] = msgspec.field(default_factory=list)
 
 
-def changed_and_removed(commits: Iterable[CommitFiles]) -> tuple[list[str], list[str]]:
+def changed_and_removed(commits: Iterable[PushedCommit]) -> tuple[list[str], list[str]]:
     """Fold commits, oldest first, into the net effect on each path.
 
     A path removed and later re-added is changed; a path changed and later removed is removed.
