@@ -4,22 +4,15 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from qdrant_client import QdrantClient, models
 
-from sextant.chunkstore.file_index import FILE_INDEX_FIELDS, build_file_index
-from sextant.chunkstore.last_modified import LAST_MODIFIED_FIELD, group_by_stamp, with_unknown_age
-from sextant.chunkstore.payload import ChunkPayload, SparseVector
-from sextant.chunkstore.points import ChunkPoint, DenseUpdate, FileEntry, ScoredChunk, StoredChunk
-from sextant.chunkstore.port import (
-    DEFAULT_PAGE_SIZE,
-    DEFAULT_PREFETCH_LIMIT,
-    DEFAULT_SEARCH_LIMIT,
-    DEFAULT_SYMBOL_LIMIT,
-)
+from sextant.chunkstore.last_modified import with_unknown_age
+from sextant.chunkstore.payload import SparseVector
+from sextant.chunkstore.points import ChunkPoint, DenseUpdate
 from sextant.chunkstore.schema import (
     DATETIME_FIELDS,
     DENSE_VECTOR,
@@ -28,35 +21,26 @@ from sextant.chunkstore.schema import (
     WRITE_BATCH,
     IndexedField,
     batches,
-    check_dimension,
-    payload_from_stored,
     payload_to_stored,
 )
+from sextant.chunkstore.scope import Match, Scope
+from sextant.chunkstore.store_base import ChunkStoreBase, Side, WithPayload
 
 logger = logging.getLogger(__name__)
 
-
-def _repo_filter(repo_key: str, *extra: models.Condition) -> models.Filter:
-    repo = models.FieldCondition(key="repo_key", match=models.MatchValue(value=repo_key))
-    return models.Filter(must=[repo, *extra])
-
-
-def _missing_dense_filter(repo_key: str) -> models.Filter:
-    repo = models.FieldCondition(key="repo_key", match=models.MatchValue(value=repo_key))
-    return models.Filter(must=[repo], must_not=[models.HasVectorCondition(has_vector=DENSE_VECTOR)])
+_MATCHES: dict[Match, Callable[[Any], models.Match]] = {
+    Match.VALUE: lambda value: models.MatchValue(value=value),
+    Match.ANY: lambda values: models.MatchAny(any=values),
+    Match.PREFIX: lambda prefix: models.MatchPrefix(prefix=prefix),
+}
 
 
-def _point_vectors(point: ChunkPoint) -> dict[str, Any]:
-    vectors: dict[str, Any] = {
-        SPARSE_VECTOR: models.SparseVector(indices=point.sparse.indices, values=point.sparse.values)
-    }
-    if point.dense is not None:
-        vectors[DENSE_VECTOR] = point.dense
-    return vectors
-
-
-def _paths_filter(repo_key: str, paths: list[str]) -> models.Filter:
-    return _repo_filter(repo_key, models.FieldCondition(key="path", match=models.MatchAny(any=paths)))
+def _filter(scope: Scope) -> models.Filter:
+    must: list[models.Condition] = [
+        models.FieldCondition(key=cond.field.value, match=_MATCHES[cond.match](cond.value)) for cond in scope.must
+    ]
+    without_dense: list[models.Condition] = [models.HasVectorCondition(has_vector=DENSE_VECTOR)]
+    return models.Filter(must=must, must_not=without_dense if scope.without_dense else None)
 
 
 def _unknown_age_overwrite(record: models.Record) -> models.OverwritePayloadOperation:
@@ -88,7 +72,7 @@ def _is_local_mode(client: QdrantClient) -> bool:
     return options.get("location") == ":memory:" or options.get("path") is not None
 
 
-class QdrantServerChunkStore:
+class QdrantServerChunkStore(ChunkStoreBase):
     """Chunk store in a Qdrant server collection; the distributed run mode.
 
     The client is injected (built from QDRANT_URL / QDRANT_API_KEY by `store_from_env`) and closed by
@@ -103,19 +87,13 @@ class QdrantServerChunkStore:
             collection: Collection name (see `collection_name`).
             dimension: Dense vector size; an existing collection of another size is refused.
         """
+        super().__init__(collection, dimension)
         self._client = client
-        self._collection = collection
-        self._dimension = dimension
         # A server handles concurrent requests itself; the client's local engine does not (a scroll
         # racing an upsert there fails with IndexError), so local mode serialises calls.
         self._serialised: AbstractContextManager[Any] = threading.Lock() if _is_local_mode(client) else nullcontext()
         self._ensure_collection()
         logger.info("using Qdrant collection %s", collection)
-
-    @property
-    def collection(self) -> str:
-        """Name of the collection."""
-        return self._collection
 
     def _ensure_collection(self) -> None:
         if not self._client.collection_exists(self._collection):
@@ -150,315 +128,101 @@ class QdrantServerChunkStore:
         if dense.size != self._dimension:
             raise ValueError(f"collection {self._collection} holds {dense.size}-d vectors, not {self._dimension}-d")
 
-    def upsert(self, points: Sequence[ChunkPoint]) -> None:
-        """Write points, replacing any with the same id; applied by the server on return.
+    def _guard(self) -> AbstractContextManager[Any]:
+        # Each call below takes the local-mode lock itself; a server applies concurrent writers as they come.
+        return nullcontext()
 
-        Args:
-            points: Points to write.
-        """
-        for point in points:
-            if point.dense is not None:
-                check_dimension(point.dense, self._dimension)
-        for batch in batches(points, WRITE_BATCH):
-            structs = [
-                models.PointStruct(id=point.id, vector=_point_vectors(point), payload=payload_to_stored(point.payload))
-                for point in batch
-            ]
-            with self._serialised:
-                self._client.upsert(self._collection, points=structs, wait=True)
+    def _sparse(self, sparse: SparseVector) -> models.SparseVector:
+        return models.SparseVector(indices=sparse.indices, values=sparse.values)
 
-    def delete_points(self, ids: Collection[str]) -> None:
-        """Delete points by id.
-
-        Args:
-            ids: Point ids.
-        """
-        for batch in batches(ids, WRITE_BATCH):
-            selector = models.PointIdsList(points=list(batch))
-            with self._serialised:
-                self._client.delete(self._collection, points_selector=selector, wait=True)
-
-    def delete_paths(self, repo_key: str, paths: Collection[str]) -> int:
-        """Delete every point of the given files of one repository.
-
-        Args:
-            repo_key: Repository.
-            paths: File paths.
-
-        Returns:
-            Points deleted (counted just before the delete; a concurrent writer can skew it).
-        """
-        deleted = 0
-        for batch in batches(sorted(set(paths)), WRITE_BATCH):
-            path_filter = _paths_filter(repo_key, batch)
-            selector = models.FilterSelector(filter=path_filter)
-            with self._serialised:
-                deleted += self._client.count(self._collection, count_filter=path_filter, exact=True).count
-                self._client.delete(self._collection, points_selector=selector, wait=True)
-        return deleted
-
-    def set_last_modified(self, repo_key: str, stamps: Mapping[str, str | None]) -> int:
-        """Set `last_modified_at` on every point of the given files, without touching vectors.
-
-        Args:
-            repo_key: Repository.
-            stamps: File path -> ISO date or None.
-
-        Returns:
-            Points re-stamped (counted just before each write; a concurrent writer can skew it).
-        """
-        dated, unknown = group_by_stamp(stamps)
-        touched = 0
-        for date, paths in dated.items():
-            for batch in batches(paths, WRITE_BATCH):
-                path_filter = _paths_filter(repo_key, batch)
-                with self._serialised:
-                    touched += self._client.count(self._collection, count_filter=path_filter, exact=True).count
-                    self._client.set_payload(
-                        self._collection, payload={LAST_MODIFIED_FIELD: date}, points=path_filter, wait=True
-                    )
-        for batch in batches(unknown, WRITE_BATCH):
-            records = list(self._scroll(_paths_filter(repo_key, batch), WRITE_BATCH, True))
-            for chunk in batches(records, WRITE_BATCH):
-                operations: list[models.UpdateOperation] = [_unknown_age_overwrite(record) for record in chunk]
-                with self._serialised:
-                    self._client.batch_update_points(self._collection, update_operations=operations, wait=True)
-            touched += len(records)
-        return touched
-
-    def _scroll(self, scroll_filter: models.Filter, page_size: int, with_payload: Any) -> Iterator[models.Record]:
-        if page_size <= 0:
-            raise ValueError("page_size must be positive")
-        offset: models.ExtendedPointId | None = None
-        while True:
-            with self._serialised:
-                records, offset = self._client.scroll(
-                    self._collection,
-                    scroll_filter=scroll_filter,
-                    limit=page_size,
-                    offset=offset,
-                    with_payload=with_payload,
-                    with_vectors=False,
-                )
-            yield from records
-            if offset is None:
-                return
-
-    def file_index(self, repo_key: str) -> dict[str, FileEntry]:
-        """Map each stored file of a repository to its blob SHA, `last_modified_at` and point ids.
-
-        Args:
-            repo_key: Repository.
-
-        Returns:
-            path -> FileEntry.
-        """
-        records = self._scroll(_repo_filter(repo_key), 1024, list(FILE_INDEX_FIELDS))
-        return build_file_index((str(record.id), record.payload or {}) for record in records)
-
-    def scroll_payloads(self, repo_key: str, page_size: int = DEFAULT_PAGE_SIZE) -> Iterator[ChunkPayload]:
-        """Yield every payload of a repository, page by page, without vectors.
-
-        Args:
-            repo_key: Repository.
-            page_size: Points per page.
-
-        Returns:
-            Payloads in point-id order.
-        """
-        for record in self._scroll(_repo_filter(repo_key), page_size, True):
-            yield payload_from_stored(record.payload)
-
-    def hybrid_search(
-        self,
-        repo_key: str,
-        dense: list[float],
-        sparse: SparseVector,
-        limit: int = DEFAULT_SEARCH_LIMIT,
-        prefetch_limit: int = DEFAULT_PREFETCH_LIMIT,
-    ) -> list[ScoredChunk]:
-        """Dense + sparse prefetch within one repository, fused with RRF.
-
-        Args:
-            repo_key: Repository.
-            dense: Dense query vector.
-            sparse: Sparse query vector.
-            limit: Hits returned.
-            prefetch_limit: Candidates per search.
-
-        Returns:
-            Hits, best first.
-        """
-        check_dimension(dense, self._dimension)
-        candidates = max(prefetch_limit, limit)
-        repo = _repo_filter(repo_key)
-        prefetch = [models.Prefetch(query=dense, using=DENSE_VECTOR, limit=candidates, filter=repo)]
-        if sparse.indices:
-            sparse_query = models.SparseVector(indices=sparse.indices, values=sparse.values)
-            prefetch.append(models.Prefetch(query=sparse_query, using=SPARSE_VECTOR, limit=candidates, filter=repo))
+    def _write(self, points: list[ChunkPoint]) -> None:
+        structs = [
+            models.PointStruct(id=point.id, vector=self._vectors(point), payload=payload_to_stored(point.payload))
+            for point in points
+        ]
         with self._serialised:
-            response = self._client.query_points(
+            self._client.upsert(self._collection, points=structs, wait=True)
+
+    def _delete_ids(self, ids: list[str]) -> None:
+        selector = models.PointIdsList(points=list(ids))
+        with self._serialised:
+            self._client.delete(self._collection, points_selector=selector, wait=True)
+
+    def _count(self, scope: Scope) -> int:
+        with self._serialised:
+            return self._client.count(self._collection, count_filter=_filter(scope), exact=True).count
+
+    def _delete_scope(self, scope: Scope) -> None:
+        selector = models.FilterSelector(filter=_filter(scope))
+        with self._serialised:
+            self._client.delete(self._collection, points_selector=selector, wait=True)
+
+    def _set_payload(self, scope: Scope, payload: dict[str, Any]) -> None:
+        with self._serialised:
+            self._client.set_payload(self._collection, payload=payload, points=_filter(scope), wait=True)
+
+    def _overwrite_unknown_age(self, records: list[models.Record]) -> None:
+        for chunk in batches(records, WRITE_BATCH):
+            operations: list[models.UpdateOperation] = [_unknown_age_overwrite(record) for record in chunk]
+            with self._serialised:
+                self._client.batch_update_points(self._collection, update_operations=operations, wait=True)
+
+    def _scroll_page(
+        self, scope: Scope, offset: Any, limit: int, with_payload: WithPayload
+    ) -> tuple[list[models.Record], Any]:
+        with self._serialised:
+            return self._client.scroll(
                 self._collection,
-                prefetch=prefetch,
-                query=models.RrfQuery(rrf=models.Rrf(k=RRF_K)),
-                query_filter=repo,
+                scroll_filter=_filter(scope),
                 limit=limit,
-                with_payload=True,
+                offset=offset,
+                with_payload=with_payload,
                 with_vectors=False,
             )
-        return [
-            ScoredChunk(id=str(hit.id), score=hit.score, payload=payload_from_stored(hit.payload))
-            for hit in response.points
-        ]
 
-    def search_chunks(
-        self,
-        repo_key: str,
-        *,
-        dense: list[float] | None = None,
-        sparse: SparseVector | None = None,
-        kind: str | None = None,
-        limit: int = DEFAULT_SEARCH_LIMIT,
-        prefetch_limit: int = DEFAULT_PREFETCH_LIMIT,
-    ) -> list[ScoredChunk]:
-        """Search by the given vectors: both fused with RRF, one alone.
-
-        Args:
-            repo_key: Repository.
-            dense: Dense query vector or None.
-            sparse: Sparse query vector or None.
-            kind: "code", "doc" or None.
-            limit: Hits returned.
-            prefetch_limit: Candidates per side before fusion.
-
-        Returns:
-            Hits, best first.
-        """
-        extra = [models.FieldCondition(key="kind", match=models.MatchValue(value=kind))] if kind else []
-        scope = _repo_filter(repo_key, *extra)
-        sides: list[tuple[list[float] | models.SparseVector, str]] = []
-        if dense is not None:
-            check_dimension(dense, self._dimension)
-            sides.append((dense, DENSE_VECTOR))
-        if sparse is not None and sparse.indices:
-            sides.append((models.SparseVector(indices=sparse.indices, values=sparse.values), SPARSE_VECTOR))
-        if not sides:
-            return []
-        candidates = max(prefetch_limit, limit)
+    def _query(
+        self, scope: Scope, sides: list[Side], limit: int, fuse_candidates: int | None
+    ) -> list[models.ScoredPoint]:
+        scope_filter = _filter(scope)
         with self._serialised:
-            if len(sides) == 1:
+            if fuse_candidates is None:
                 query, using = sides[0]
                 response = self._client.query_points(
-                    self._collection, query=query, using=using, query_filter=scope, limit=limit,
+                    self._collection, query=query, using=using, query_filter=scope_filter, limit=limit,
                     with_payload=True, with_vectors=False,
                 )  # fmt: skip
             else:
                 response = self._client.query_points(
                     self._collection,
-                    prefetch=[models.Prefetch(query=q, using=u, limit=candidates, filter=scope) for q, u in sides],
+                    prefetch=[
+                        models.Prefetch(query=query, using=using, limit=fuse_candidates, filter=scope_filter)
+                        for query, using in sides
+                    ],
                     query=models.RrfQuery(rrf=models.Rrf(k=RRF_K)),
-                    query_filter=scope,
+                    query_filter=scope_filter,
                     limit=limit,
                     with_payload=True,
                     with_vectors=False,
                 )
-        return [
-            ScoredChunk(id=str(hit.id), score=hit.score, payload=payload_from_stored(hit.payload))
-            for hit in response.points
-        ]
+        return response.points
 
-    def find_symbols(
-        self, repo_key: str, name: str, *, prefix: bool = False, limit: int = DEFAULT_SYMBOL_LIMIT
-    ) -> list[ChunkPayload]:
-        """Chunks whose symbol equals (or starts with) `name`, through the symbol keyword index.
-
-        Args:
-            repo_key: Repository.
-            name: Symbol name.
-            prefix: Prefix match instead of exact.
-            limit: Most payloads returned.
-
-        Returns:
-            Payloads ordered by path and first line.
-        """
-        match: models.Match = models.MatchPrefix(prefix=name) if prefix else models.MatchValue(value=name)
-        symbol = _repo_filter(repo_key, models.FieldCondition(key="symbol", match=match))
+    def _indexed_at(self, ids: list[str]) -> dict[str, Any]:
         with self._serialised:
-            records, _ = self._client.scroll(
-                self._collection, scroll_filter=symbol, limit=limit, with_payload=True, with_vectors=False
-            )
-        payloads = [payload_from_stored(record.payload) for record in records]
-        return sorted(payloads, key=lambda payload: (payload.path, payload.start_line, payload.window))
+            stored = self._client.retrieve(self._collection, ids=ids, with_payload=["indexed_at"])
+        return {str(record.id): (record.payload or {}).get("indexed_at") for record in stored}
 
-    def count_missing_dense(self, repo_key: str) -> int:
-        """Exact number of a repository's points without a dense vector.
-
-        Args:
-            repo_key: Repository.
-
-        Returns:
-            The count.
-        """
-        with self._serialised:
-            return self._client.count(self._collection, count_filter=_missing_dense_filter(repo_key), exact=True).count
-
-    def scroll_missing_dense(self, repo_key: str, page_size: int = DEFAULT_PAGE_SIZE) -> Iterator[StoredChunk]:
-        """Yield the points of a repository that have no dense vector yet, page by page.
-
-        Args:
-            repo_key: Repository.
-            page_size: Points per page.
-
-        Returns:
-            (id, payload) in point-id order.
-        """
-        for record in self._scroll(_missing_dense_filter(repo_key), page_size, True):
-            yield StoredChunk(id=str(record.id), payload=payload_from_stored(record.payload))
-
-    def add_dense_vectors(self, updates: Sequence[DenseUpdate]) -> int:
-        """Add dense vectors to stored points whose `indexed_at` still matches; payload untouched.
-
-        Args:
-            updates: Vectors to add.
-
-        Returns:
-            Points that got their vector (checked just before the write; the write itself is
-            conditional, so a point rewritten in between keeps no stale vector).
-        """
+    def _write_dense(self, updates: list[DenseUpdate]) -> None:
+        # Conditional on the version checked, so a point rewritten since keeps no stale vector.
+        by_version: dict[str, list[DenseUpdate]] = {}
         for update in updates:
-            check_dimension(update.dense, self._dimension)
-        written = 0
-        for batch in batches(updates, WRITE_BATCH):
+            by_version.setdefault(update.indexed_at, []).append(update)
+        for indexed_at, group in by_version.items():
+            unchanged = models.Filter(
+                must=[models.FieldCondition(key="indexed_at", match=models.MatchValue(value=indexed_at))]
+            )
+            vectors = [models.PointVectors(id=update.id, vector={DENSE_VECTOR: update.dense}) for update in group]
             with self._serialised:
-                stored = self._client.retrieve(
-                    self._collection, ids=[update.id for update in batch], with_payload=["indexed_at"]
-                )
-            current = {str(record.id): (record.payload or {}).get("indexed_at") for record in stored}
-            fresh = [update for update in batch if current.get(update.id) == update.indexed_at]
-            by_version: dict[str, list[DenseUpdate]] = {}
-            for update in fresh:
-                by_version.setdefault(update.indexed_at, []).append(update)
-            for indexed_at, group in by_version.items():
-                unchanged = models.Filter(
-                    must=[models.FieldCondition(key="indexed_at", match=models.MatchValue(value=indexed_at))]
-                )
-                vectors = [models.PointVectors(id=update.id, vector={DENSE_VECTOR: update.dense}) for update in group]
-                with self._serialised:
-                    self._client.update_vectors(self._collection, points=vectors, update_filter=unchanged, wait=True)
-            written += len(fresh)
-        return written
-
-    def count(self, repo_key: str) -> int:
-        """Exact number of points of a repository.
-
-        Args:
-            repo_key: Repository.
-
-        Returns:
-            The count.
-        """
-        with self._serialised:
-            return self._client.count(self._collection, count_filter=_repo_filter(repo_key), exact=True).count
+                self._client.update_vectors(self._collection, points=vectors, update_filter=unchanged, wait=True)
 
     def close(self) -> None:
         """Close the client; closing twice is harmless."""
