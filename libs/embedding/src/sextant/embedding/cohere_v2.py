@@ -17,12 +17,11 @@ class CohereEmbedder(HostedEmbedder):
     """
 
     provider = "cohere"
-
-    def _endpoint(self) -> str:
-        return f"{self._base_url}/v2/embed"
+    endpoint_path = "/v2/embed"
+    dimensions_field = "output_dimension"
 
     def _request_body(self, batch: list[str], purpose: Purpose) -> Mapping[str, Any]:
-        body: dict[str, Any] = {
+        return {
             "model": self._model,
             "texts": batch,
             "input_type": _INPUT_TYPES[purpose],
@@ -30,9 +29,6 @@ class CohereEmbedder(HostedEmbedder):
             # Our texts are budgeted to the window already; END keeps a rare overflow from failing.
             "truncate": "END",
         }
-        if self._send_dimensions:
-            body["output_dimension"] = self._dimension
-        return body
 
     def _vectors_from(self, payload: Any) -> list[list[float]]:
         embeddings = payload.get("embeddings") if isinstance(payload, dict) else None

@@ -23,7 +23,8 @@ Variables (empty counts as unset), with their defaults:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import TypeVar
 from urllib.parse import urlsplit
 
 from sextant.config import env_str
@@ -37,6 +38,8 @@ from sextant.embedding.ollama_embed import OllamaEmbedder
 from sextant.embedding.openai_compatible import OpenAICompatibleEmbedder
 from sextant.embedding.port import DenseEmbedder
 from sextant.embedding.retrying_post import RetryPolicy
+
+_N = TypeVar("_N", int, float)
 
 PROVIDERS = ("local", "openai", "cohere", "ollama")
 _LOCAL_MODEL_NAMES = frozenset({"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2", MINILM_MODEL_ID.lower()})
@@ -159,25 +162,19 @@ class _Settings:
         return env_str(self._env, name)
 
     def number(self, name: str) -> int | None:
-        value = self.text(name)
-        if value is None:
-            return None
-        try:
-            number = int(value)
-        except ValueError:
-            raise EmbeddingError(f"{name} must be a whole number", transient=False) from None
-        if number < 1:
-            raise EmbeddingError(f"{name} must be at least 1", transient=False)
-        return number
+        return self._positive(name, int, "a whole number", "at least 1")
 
     def seconds(self, name: str) -> float | None:
+        return self._positive(name, float, "a number of seconds", "positive")
+
+    def _positive(self, name: str, parse: Callable[[str], _N], kind: str, bound: str) -> _N | None:
         value = self.text(name)
         if value is None:
             return None
         try:
-            seconds = float(value)
+            parsed = parse(value)
         except ValueError:
-            raise EmbeddingError(f"{name} must be a number of seconds", transient=False) from None
-        if seconds <= 0:
-            raise EmbeddingError(f"{name} must be positive", transient=False)
-        return seconds
+            raise EmbeddingError(f"{name} must be {kind}", transient=False) from None
+        if parsed <= 0:
+            raise EmbeddingError(f"{name} must be {bound}", transient=False)
+        return parsed

@@ -9,7 +9,7 @@ from typing import Any, ClassVar, Literal
 
 import httpx
 
-from sextant.embedding.batch_order import length_sorted_batches
+from sextant.embedding.batched_embedder import BatchedEmbedder
 from sextant.embedding.errors import EmbeddingError
 from sextant.embedding.retrying_post import RetryPolicy, post_json_with_retries
 
@@ -17,7 +17,7 @@ Purpose = Literal["document", "query"]
 """What a text is for: some providers encode stored documents and search queries differently."""
 
 
-class HostedEmbedder(ABC):
+class HostedEmbedder(BatchedEmbedder, ABC):
     """Base of the HTTP providers; a subclass only states its URL, request body and response shape.
 
     The API key lives in one private attribute and goes out only in a request header: never in the URL,
@@ -25,6 +25,10 @@ class HostedEmbedder(ABC):
     """
 
     provider: ClassVar[str]
+    endpoint_path: ClassVar[str]
+    """Path of the embeddings endpoint below `base_url`."""
+    dimensions_field: ClassVar[str]
+    """Request field that asks a resizable model for `dimension`-long vectors."""
 
     def __init__(
         self,
@@ -56,12 +60,11 @@ class HostedEmbedder(ABC):
                 models reject the field, so it is off by default.
             transport: httpx transport override (tests, proxies).
         """
-        if batch_size < 1 or max_chars < 1 or dimension < 1 or concurrency < 1:
-            raise ValueError("batch_size, max_chars, dimension and concurrency must be positive")
+        if dimension < 1 or concurrency < 1:
+            raise ValueError("dimension and concurrency must be positive")
+        super().__init__(max_chars=max_chars, batch_size=batch_size)
         self._model = model
         self._dimension = dimension
-        self._max_chars = max_chars
-        self._batch_size = batch_size
         self._base_url = base_url.rstrip("/")
         self._api_key = api_key
         self._retry = retry or RetryPolicy()
@@ -70,7 +73,6 @@ class HostedEmbedder(ABC):
         self._transport = transport
         self._client: httpx.AsyncClient | None = None
         self._client_loop: asyncio.AbstractEventLoop | None = None
-        self._calls = 0
         self._retries = 0
 
     @property
@@ -82,21 +84,6 @@ class HostedEmbedder(ABC):
     def dimension(self) -> int:
         """Vector length."""
         return self._dimension
-
-    @property
-    def max_chars(self) -> int:
-        """Character budget for one embedding text."""
-        return self._max_chars
-
-    @property
-    def batch_size(self) -> int:
-        """Texts per request."""
-        return self._batch_size
-
-    @property
-    def calls(self) -> int:
-        """Requests that returned vectors (retries not counted)."""
-        return self._calls
 
     @property
     def retries(self) -> int:
@@ -135,31 +122,17 @@ class HostedEmbedder(ABC):
             self._client = None
 
     async def _embed_all(self, texts: Sequence[str], purpose: Purpose) -> list[list[float]]:
-        vectors: list[list[float]] = [[] for _ in texts]
-        gate = asyncio.Semaphore(self._concurrency)
+        async def embed_batch(batch: list[str]) -> list[list[float]]:
+            return await self._embed_batch(batch, purpose)
 
-        async def run(batch: list[int]) -> None:
-            async with gate:
-                embedded = await self._embed_batch([texts[position] for position in batch], purpose)
-            for position, vector in zip(batch, embedded, strict=True):
-                vectors[position] = vector
-
-        try:
-            async with asyncio.TaskGroup() as group:
-                for batch in length_sorted_batches(texts, self._batch_size):
-                    group.create_task(run(batch))
-        except* EmbeddingError as failures:
-            # The first failure is the one to report; the TaskGroup has cancelled the rest.
-            first = failures.exceptions[0]
-            raise first from None
-        return vectors
+        return await self._embed_in_batches(texts, embed_batch, self._concurrency)
 
     async def _embed_batch(self, batch: list[str], purpose: Purpose) -> list[list[float]]:
         payload, retries = await post_json_with_retries(
             self._http_client(),
-            self._endpoint(),
+            self._base_url + self.endpoint_path,
             # Providers reject empty strings (OpenAI: "input cannot be an empty string").
-            body=self._request_body([text or " " for text in batch], purpose),
+            body=self._body([text or " " for text in batch], purpose),
             headers=self._headers(),
             policy=self._retry,
             provider=self.provider,
@@ -196,9 +169,11 @@ class HostedEmbedder(ABC):
             headers["Authorization"] = f"Bearer {self._api_key}"
         return headers
 
-    @abstractmethod
-    def _endpoint(self) -> str:
-        """Full URL of the embeddings endpoint."""
+    def _body(self, batch: list[str], purpose: Purpose) -> Mapping[str, Any]:
+        body = dict(self._request_body(batch, purpose))
+        if self._send_dimensions:
+            body[self.dimensions_field] = self._dimension
+        return body
 
     @abstractmethod
     def _request_body(self, batch: list[str], purpose: Purpose) -> Mapping[str, Any]:

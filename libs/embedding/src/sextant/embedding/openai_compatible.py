@@ -15,15 +15,11 @@ class OpenAICompatibleEmbedder(HostedEmbedder):
     """
 
     provider = "openai"
-
-    def _endpoint(self) -> str:
-        return f"{self._base_url}/embeddings"
+    endpoint_path = "/embeddings"
+    dimensions_field = "dimensions"
 
     def _request_body(self, batch: list[str], purpose: Purpose) -> Mapping[str, Any]:
-        body: dict[str, Any] = {"model": self._model, "input": batch, "encoding_format": "float"}
-        if self._send_dimensions:
-            body["dimensions"] = self._dimension
-        return body
+        return {"model": self._model, "input": batch, "encoding_format": "float"}
 
     def _vectors_from(self, payload: Any) -> list[list[float]]:
         data = payload.get("data") if isinstance(payload, dict) else None
