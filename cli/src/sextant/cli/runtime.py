@@ -206,13 +206,15 @@ async def open_session(
             url = server.start()
             stack.callback(server.stop)
         hosts = always_host or (host and server is not None)
+        shared = adapters if adapters is not None else bootstrap(env)  # builds nothing until asked
+        if hosts and adapters is None:
+            # Registered before the bus: the bus closes first (consumers stop, deliveries in flight
+            # settle or give their work back), and only then the store the handlers write.
+            stack.callback(shared.close)
         bus = Bus(build_broker(url))
         stack.push_async_callback(_close_quietly, bus)
         await _connect(bus, url)
         if hosts:
-            shared = adapters if adapters is not None else bootstrap(env)
-            if adapters is None:
-                stack.callback(shared.close)
             await start_routers(bus, all_services(env, shared))
             # Recorded only once the stream and the consumers exist: a command that attaches on
             # seeing the record may publish at once.

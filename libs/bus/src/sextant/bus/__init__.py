@@ -5,7 +5,7 @@ from sextant.bus.bus import Bus
 from sextant.bus.claim_check import MissingClaimError
 from sextant.bus.connection import NatsConnectionSettings, NatsSettingsError, nats_connection_settings
 from sextant.bus.consumers import consume
-from sextant.bus.delivery import EventHandler, durable_consumer_config
+from sextant.bus.delivery import DeliveryAbandoned, EventHandler, durable_consumer_config
 from sextant.bus.nats_server import EmbeddedNats, NatsServerError, StoreInUseError, find_nats_server
 from sextant.bus.progress import Progress, report_progress, watch_progress
 from sextant.bus.publishing import UnpublishableEventError
@@ -23,6 +23,7 @@ from sextant.bus.stream_settings import StreamSettings, stream_settings_from_env
 
 __all__ = [
     "Bus",
+    "DeliveryAbandoned",
     "DeliveryPolicy",
     "EmbeddedNats",
     "EventHandler",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import os
 from collections.abc import AsyncIterator, Mapping
@@ -50,6 +51,10 @@ class Bus:
         self.delivery = delivery or DeliveryPolicy()
         self.service = service
         self._claims: ClaimCheck | None = None
+        self.stopping = asyncio.Event()
+        """Set when ``close`` begins (shared by every view of this bus): a long handler checks it
+        between units of work and gives its delivery back (``DeliveryAbandoned``) instead of being
+        cut short mid-write."""
 
     def for_service(self, service: str) -> Bus:
         """The same connection, acting as ``service`` (its spans report under that name)."""
@@ -121,5 +126,6 @@ class Bus:
         return read_stream(self.js, self.claims, subject, follow=follow, after_sequence=after_sequence)
 
     async def close(self) -> None:
-        """Drain and close the broker connection."""
+        """Stop consuming, let the deliveries in flight settle, then close the broker connection."""
+        self.stopping.set()
         await self.broker.stop()

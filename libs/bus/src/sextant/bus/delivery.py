@@ -31,6 +31,14 @@ E = TypeVar("E", bound=Event)
 EventHandler = Callable[[E], Awaitable[Sequence[Event]]]
 
 
+class DeliveryAbandoned(Exception):  # noqa: N818 — a settlement, not a failure
+    """Raised by a handler that stops because the process is stopping (``Bus.stopping``).
+
+    Its work so far is kept and the rest is resumable, so the delivery is nacked for the next
+    consumer without a warning and without counting as a failure.
+    """
+
+
 def delivery_info(raw: Msg) -> tuple[int, int | None]:
     """How many times this message was delivered, and its stream sequence.
 
@@ -106,6 +114,10 @@ async def process_delivery(
                 outputs = await handle(event)
             for output in outputs:
                 await bus.publish(output)
+        except DeliveryAbandoned as stopped:
+            logger.info("%s gave %s back at shutdown (%s); it is redelivered", stage, raw.subject, stopped)
+            await message.nack(delay=_backoff(bus.delivery, 1))
+            return
         except UnpublishableEventError as error:  # the same input gives the same output: never retry
             await _fail(bus, message, consumer=consumer, stage=stage, event=event, error=error)
             return

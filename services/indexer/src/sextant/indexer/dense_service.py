@@ -14,8 +14,10 @@ from collections.abc import Mapping, Sequence
 
 from sextant.bootstrap import Adapters, HandlerFactory, ServiceDeclaration
 from sextant.bus import Bus, EventHandler, Progress, report_progress
+from sextant.config import env_int
 from sextant.contracts import ChunksEmbedded, ChunksIndexed, Event
 from sextant.indexer.dense_stage import (
+    DENSE_PAGE_POINTS,
     DURABLE,
     STAGE,
     DenseProgress,
@@ -29,6 +31,8 @@ PROGRESS_INTERVAL_SECONDS = 0.5
 """Least time between two progress reports of a pass (the last one is always sent)."""
 PROGRESS_UNIT = "vectors"
 """``Progress.unit`` of the dense phase: ``done`` of ``total`` points have their dense vector."""
+PAGE_POINTS_VARIABLE = "EMBEDDER_PAGE_POINTS"
+"""Points read, embedded and written together (default ``DENSE_PAGE_POINTS``)."""
 PROGRESS_DETAIL = "vectors for review search"
 """``Progress.detail`` prefix the CLI can show as is."""
 
@@ -79,7 +83,7 @@ def handler_for(stage: DenseStage) -> HandlerFactory[ChunksIndexed]:
 
     def for_bus(bus: Bus) -> EventHandler[ChunksIndexed]:
         async def handle(event: ChunksIndexed) -> Sequence[Event]:
-            return await on_chunks_indexed(event, stage, dense_bus_progress(bus, event.run_id))
+            return await on_chunks_indexed(event, stage, dense_bus_progress(bus, event.run_id), bus.stopping)
 
         return handle
 
@@ -91,13 +95,13 @@ def build_handler(adapters: Adapters, env: Mapping[str, str]) -> HandlerFactory[
 
     Args:
         adapters: Shared adapters.
-        env: The environment (no settings of its own yet).
+        env: The environment (``EMBEDDER_PAGE_POINTS``).
 
     Returns:
         ``bus -> handler``.
     """
-    del env
-    return handler_for(DenseStage(store=adapters.store, embedder=adapters.embedder))
+    page_points = max(1, env_int(env, PAGE_POINTS_VARIABLE, DENSE_PAGE_POINTS))
+    return handler_for(DenseStage(store=adapters.store, embedder=adapters.embedder, page_points=page_points))
 
 
 SERVICE: ServiceDeclaration[ChunksIndexed] = ServiceDeclaration(

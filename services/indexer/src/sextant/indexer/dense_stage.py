@@ -13,14 +13,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
 
+from sextant.bus import DeliveryAbandoned
 from sextant.chunkstore import ChunkStore, StoredChunk
 from sextant.contracts import ChunksEmbedded, ChunksIndexed, event_id_for, utc_now_iso
 from sextant.embedding import DenseEmbedder
-from sextant.indexer.dense_vectors import ProviderHealth, embed_chunks
+from sextant.indexer.dense_vectors import EmbeddedPage, ProviderHealth, embed_chunks
 from sextant.telemetry import tracer
 
 logger = logging.getLogger(__name__)
@@ -72,26 +73,38 @@ class DenseStage:
 
 
 async def on_chunks_indexed(
-    event: ChunksIndexed, stage: DenseStage, progress: DenseProgressCallback | None = None
+    event: ChunksIndexed,
+    stage: DenseStage,
+    progress: DenseProgressCallback | None = None,
+    stopping: asyncio.Event | None = None,
 ) -> list[ChunksEmbedded]:
     """Add dense vectors to every point of the event's repository that lacks one.
 
     A store or bug error is raised (the bus retries the delivery, and the retry resumes from the store);
     a provider that rejects chunks or goes down leaves those points without a vector and says so in the
-    event (``complete=False``, ``reason``); the next pass picks them up.
+    event (``complete=False``, ``reason``); the next pass picks them up. When ``stopping`` is set the
+    pass stops before its next store write: the embedding call in flight is abandoned (its vectors
+    were never stored), the pages written stay, and ``DeliveryAbandoned`` gives the delivery back.
 
     Args:
         event: The ChunksIndexed that finished the run's first phase.
         stage: Store and embedder.
         progress: Optional callback after each page.
+        stopping: Set when the process shuts down (``Bus.stopping``).
 
     Returns:
         Exactly one ChunksEmbedded.
+
+    Raises:
+        DeliveryAbandoned: when ``stopping`` was set before the pass finished.
     """
     repo_key = event.repo.repo_key
+    stop = stopping or asyncio.Event()
     async with stage.lock_for(repo_key):
+        if stop.is_set():
+            raise DeliveryAbandoned("stopping before the dense pass began")
         with _tracer.start_as_current_span("indexer.dense", attributes={"sextant.repo_key": repo_key}) as span:
-            embedded = await _embed_missing(event, stage, progress)
+            embedded = await _embed_missing(event, stage, progress, stop)
             span.set_attributes(
                 {
                     "sextant.points_embedded": embedded.points_embedded,
@@ -111,7 +124,7 @@ async def on_chunks_indexed(
 
 
 async def _embed_missing(
-    event: ChunksIndexed, stage: DenseStage, progress: DenseProgressCallback | None
+    event: ChunksIndexed, stage: DenseStage, progress: DenseProgressCallback | None, stopping: asyncio.Event
 ) -> ChunksEmbedded:
     started = time.perf_counter()
     calls_before = stage.embedder.calls
@@ -126,7 +139,9 @@ async def _embed_missing(
         progress(DenseProgress(done=done, total=total, embedded=0))
     pending: Iterator[StoredChunk] = stage.store.scroll_missing_dense(repo_key, stage.page_points)
     while page := await asyncio.to_thread(_next_page, pending, stage.page_points):
-        result = await embed_chunks(page, stage.embedder, health)
+        if stopping.is_set():
+            raise DeliveryAbandoned(f"stopped after writing {written} vectors; the rest is resumed")
+        result = await _unless_stopping(embed_chunks(page, stage.embedder, health), stopping)
         failures.update(result.failed)
         if result.updates:
             added = await asyncio.to_thread(stage.store.add_dense_vectors, result.updates)
@@ -156,6 +171,22 @@ async def _embed_missing(
         embedding_calls=max(0, stage.embedder.calls - calls_before),
         duration_seconds=round(time.perf_counter() - started, 3),
     )
+
+
+async def _unless_stopping(embedding: Awaitable[EmbeddedPage], stopping: asyncio.Event) -> EmbeddedPage:
+    """The page's vectors, or ``DeliveryAbandoned`` (the call cancelled) if the process stops first."""
+    call = asyncio.ensure_future(embedding)
+    stopped = asyncio.ensure_future(stopping.wait())
+    try:
+        await asyncio.wait({call, stopped}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopped.cancel()
+        abandoned = not call.done()
+        if abandoned:
+            call.cancel()
+    if abandoned:
+        raise DeliveryAbandoned("stopped while a page was being embedded; the pages written are kept")
+    return call.result()
 
 
 def _next_page(pending: Iterator[StoredChunk], size: int) -> list[StoredChunk]:
