@@ -12,6 +12,9 @@ run, marked `unchanged_since`, and no model is called.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -33,6 +36,7 @@ from sextant.contracts import (
     ChunksSelected,
     DocClaim,
     Event,
+    Provenance,
     StageFailed,
     SummaryCompleted,
     TokenUsage,
@@ -50,6 +54,7 @@ MODEL_SPAN = "analyzer.model_call"
 NO_MODEL_REASON = "none is configured"
 NOTHING_INDEXED = "the index holds no chunks for this repository, so there is nothing to analyse"
 _NO_PREVIOUS = NoPreviousOutputs()
+_Output = TypeVar("_Output", AnalysisCompleted, SummaryCompleted)
 
 
 async def _evidence(store: PayloadSource, event: ChunksSelected, *, check_doc_claims: bool) -> RepoEvidence:
@@ -61,12 +66,30 @@ async def _evidence(store: PayloadSource, event: ChunksSelected, *, check_doc_cl
     return await asyncio.to_thread(scroll_and_gather)
 
 
-async def _ask(
-    model: LanguageModel | None, prompt: Prompt, max_tokens: int, purpose: str
-) -> tuple[Completion | None, str]:
+@dataclass(frozen=True)
+class _Answer:
+    """What asking the model gave: its completion, or None and why not."""
+
+    completion: Completion | None
+    reason: str = ""
+    model_failed: bool = False
+    """A model is configured but its call failed for good (the output is a stand-in)."""
+
+
+@dataclass(frozen=True)
+class _Writing:
+    """What writing either output takes besides the selection."""
+
+    store: PayloadSource
+    model: LanguageModel | None
+    settings: AnalyzerSettings
+    previous: PreviousOutputs
+
+
+async def _ask(model: LanguageModel | None, prompt: Prompt, max_tokens: int, purpose: str) -> _Answer:
     """The model's completion, or None and why not (no model, or its call failed for good)."""
     if model is None:
-        return None, NO_MODEL_REASON
+        return _Answer(None, NO_MODEL_REASON)
     try:
         completion = await traced_completion(
             model,
@@ -77,8 +100,8 @@ async def _ask(
             purpose=purpose,
         )
     except LanguageModelError as error:
-        return None, failure_reason(model, error)
-    return completion, ""
+        return _Answer(None, failure_reason(model, error), model_failed=True)
+    return _Answer(completion)
 
 
 def _usage(completion: Completion | None) -> TokenUsage:
@@ -92,78 +115,91 @@ def model_identity(model: LanguageModel | None) -> str:
     return "none" if model is None else f"{model.provider}/{model.model}"
 
 
-def _note_reuse(purpose: str, fingerprint: str, reused: bool) -> None:
+def _fingerprint(
+    purpose: str,
+    event: ChunksSelected,
+    median_code: str | None,
+    model: LanguageModel | None,
+    max_tokens: int,
+    *,
+    evidence: RepoEvidence | None,
+    findings: Iterable[msgspec.Struct] = (),
+) -> str:
+    """The output's fingerprint; `evidence` is given when the text is written from it (its digest counts)."""
+    return output_fingerprint(
+        purpose=purpose,
+        prompt_version=PROMPT_VERSION,
+        model=model_identity(model),
+        max_tokens=max_tokens,
+        chunks=event.chunks,
+        median_code=median_code,
+        findings=findings,
+        index_digest=evidence.index_digest if evidence is not None else None,
+    )
+
+
+def _still_stands(purpose: str, fingerprint: str, last: AnalysisCompleted | SummaryCompleted | None) -> bool:
+    """Whether the last output was written from the same inputs (noted in a trace span either way)."""
+    reused = last is not None and last.fingerprint == fingerprint
     with tracer(__name__).start_as_current_span(
         "analyzer.fingerprint",
         attributes={"sextant.purpose": purpose, "sextant.fingerprint": fingerprint[:16], "sextant.reused": reused},
     ):
         pass
+    return reused
 
 
-def repeated_analysis(last: AnalysisCompleted, event: ChunksSelected) -> AnalysisCompleted:
-    """The last analysis, published again for this run: same text, no tokens spent, and since when.
+def repeated(last: _Output, event: ChunksSelected, **changes: Any) -> _Output:
+    """The last output, published again for this run: same text, no tokens spent, and since when.
 
     Args:
-        last: The analysis whose fingerprint matches.
+        last: The analysis or summary whose fingerprint matches.
         event: This run's selection.
+        **changes: Further fields this run sets (the analysis takes this run's counts).
 
     Returns:
-        The AnalysisCompleted of this run.
+        The output event of this run.
     """
     return msgspec.structs.replace(
         last,
-        event_id=event_id_for(AnalysisCompleted, event.run_id, event.event_id),
-        run_id=event.run_id,
-        occurred_at=utc_now_iso(),
-        head_sha=event.head_sha,
-        counts=event.counts,
-        usage=TokenUsage(),
-        warnings=[],
-        unchanged_since=last.unchanged_since or last.occurred_at,
-    )
-
-
-def repeated_summary(last: SummaryCompleted, event: ChunksSelected) -> SummaryCompleted:
-    """The last summary, published again for this run (see `repeated_analysis`).
-
-    Args:
-        last: The summary whose fingerprint matches.
-        event: This run's selection.
-
-    Returns:
-        The SummaryCompleted of this run.
-    """
-    return msgspec.structs.replace(
-        last,
-        event_id=event_id_for(SummaryCompleted, event.run_id, event.event_id),
+        event_id=event_id_for(type(last), event.run_id, event.event_id),
         run_id=event.run_id,
         occurred_at=utc_now_iso(),
         head_sha=event.head_sha,
         usage=TokenUsage(),
         warnings=[],
         unchanged_since=last.unchanged_since or last.occurred_at,
+        **changes,
     )
 
 
-async def analyze(
+def _output_fields(
+    output: type[Event],
     event: ChunksSelected,
-    store: PayloadSource,
-    model: LanguageModel | None,
-    settings: AnalyzerSettings,
-    previous: PreviousOutputs = _NO_PREVIOUS,
-) -> AnalysisCompleted:
-    """Write the seven-section analysis of one analysis selection, unless the last one still stands.
+    answer: _Answer,
+    fingerprint: str,
+    provenance: Provenance,
+) -> dict[str, Any]:
+    """The fields an analysis and a summary share besides the model's: identity, warnings, fingerprint."""
+    return {
+        "event_id": event_id_for(output, event.run_id, event.event_id),
+        "run_id": event.run_id,
+        "occurred_at": utc_now_iso(),
+        "repo": event.repo,
+        "head_sha": event.head_sha,
+        "warnings": [answer.reason] if answer.model_failed else [],
+        # A stand-in for a failed model call is not the output the inputs ask for: never reuse it.
+        "fingerprint": "" if answer.model_failed else fingerprint,
+        "provenance": provenance,
+    }
 
-    Args:
-        event: The analysis selection (80 chunks).
-        store: The chunk store (every payload is read once for evidence and doc checks).
-        model: The language model, or None.
-        settings: Budgets and listing limits.
-        previous: Where the last analysis of the repository is found.
 
-    Returns:
-        The AnalysisCompleted event.
+async def analyze(event: ChunksSelected, writing: _Writing) -> AnalysisCompleted:
+    """Write the seven-section analysis of one analysis selection (80 chunks), unless the last one still stands.
+
+    Every payload of the repository is read once, for evidence and doc checks.
     """
+    store, model, settings = writing.store, writing.model, writing.settings
     evidence = await _evidence(store, event, check_doc_claims=True)
     median = event.median_code or evidence.median_code
     context = format_context(event.chunks, median)
@@ -174,37 +210,33 @@ async def analyze(
         median_code=median,
         findings_markdown=render_findings_markdown(evidence.doc_report, settings.claims_in_prompt),
     )
-    fingerprint = output_fingerprint(
-        purpose="analysis",
-        prompt_version=PROMPT_VERSION,
-        model=model_identity(model),
-        max_tokens=settings.analysis_max_tokens,
-        chunks=event.chunks,
-        median_code=median,
+    # Without a model the text is written from the evidence, so the index's digest counts too.
+    written_from = evidence if model is None else None
+    fingerprint = _fingerprint(
+        "analysis",
+        event,
+        median,
+        model,
+        settings.analysis_max_tokens,
+        evidence=written_from,
         findings=evidence.doc_report.findings,
-        index_digest=evidence.index_digest if model is None else None,
     )
-    last = await previous.last_analysis(event.repo.repo_key)
-    reused = last is not None and last.fingerprint == fingerprint
-    _note_reuse("analysis", fingerprint, reused)
-    if last is not None and reused:
-        return repeated_analysis(last, event)
-    completion, reason = await _ask(model, prompt, settings.analysis_max_tokens, "analysis")
+    last = await writing.previous.last_analysis(event.repo.repo_key)
+    if _still_stands("analysis", fingerprint, last) and last is not None:
+        return repeated(last, event, counts=event.counts)
+    answer = await _ask(model, prompt, settings.analysis_max_tokens, "analysis")
+    completion = answer.completion
     if completion is not None:
         markdown = model_report(completion, evidence, settings)
     else:
         markdown = offline_report(
-            event.repo, event.head_sha, evidence, reason=reason, claims_limit=settings.claims_in_report
+            event.repo, event.head_sha, evidence, reason=answer.reason, claims_limit=settings.claims_in_report
         )
     provenance = build_provenance(event.chunks, median, completion=completion, totals=evidence.doc_report.totals)
     sections = split_sections(markdown)  # the seven sections; provenance has its own structured field
     markdown = markdown.rstrip("\n") + "\n\n" + provenance_section(provenance, what="analysis") + "\n"
-    model_failed = completion is None and model is not None
     return AnalysisCompleted(
-        event_id=event_id_for(AnalysisCompleted, event.run_id, event.event_id),
-        run_id=event.run_id,
-        occurred_at=utc_now_iso(),
-        repo=event.repo,
+        **_output_fields(AnalysisCompleted, event, answer, fingerprint, provenance),
         markdown=markdown,
         sections=sections,
         doc_claims=[DocClaim(**msgspec.structs.asdict(f)) for f in evidence.doc_report.findings],
@@ -213,74 +245,39 @@ async def analyze(
         usage=_usage(completion),
         counts=event.counts,
         median_code=median,
-        head_sha=event.head_sha,
         prompt=prompt.as_text(),
-        warnings=[reason] if model_failed else [],
-        # A stand-in for a failed model call is not the analysis the inputs ask for: never reuse it.
-        fingerprint="" if model_failed else fingerprint,
-        provenance=provenance,
     )
 
 
-async def summarize(
-    event: ChunksSelected,
-    store: PayloadSource,
-    model: LanguageModel | None,
-    settings: AnalyzerSettings,
-    previous: PreviousOutputs = _NO_PREVIOUS,
-) -> SummaryCompleted:
-    """Write the short summary of one summary selection (purpose and summary), unless the last one stands.
-
-    Args:
-        event: The summary selection (40 chunks).
-        store: The chunk store (read only when no model answers).
-        model: The language model, or None.
-        settings: Budgets.
-        previous: Where the last summary of the repository is found.
-
-    Returns:
-        The SummaryCompleted event.
-    """
+async def summarize(event: ChunksSelected, writing: _Writing) -> SummaryCompleted:
+    """Write the short summary (purpose and summary) of one summary selection (40 chunks), unless the last one
+    stands; the store is read only when no model answers."""
+    store, model, settings = writing.store, writing.model, writing.settings
     context = format_context(event.chunks, event.median_code)
     prompt = summary_prompt(repo=event.repo, head_sha=event.head_sha, context=context, median_code=event.median_code)
     evidence = await _evidence(store, event, check_doc_claims=False) if model is None else None
-    fingerprint = output_fingerprint(
-        purpose="summary",
-        prompt_version=PROMPT_VERSION,
-        model=model_identity(model),
-        max_tokens=settings.summary_max_tokens,
-        chunks=event.chunks,
-        median_code=event.median_code,
-        index_digest=evidence.index_digest if evidence is not None else None,
+    fingerprint = _fingerprint(
+        "summary", event, event.median_code, model, settings.summary_max_tokens, evidence=evidence
     )
-    last = await previous.last_summary(event.repo.repo_key)
-    reused = last is not None and last.fingerprint == fingerprint
-    _note_reuse("summary", fingerprint, reused)
-    if last is not None and reused:
-        return repeated_summary(last, event)
-    completion, reason = await _ask(model, prompt, settings.summary_max_tokens, "summary")
+    last = await writing.previous.last_summary(event.repo.repo_key)
+    if _still_stands("summary", fingerprint, last) and last is not None:
+        return repeated(last, event)
+    answer = await _ask(model, prompt, settings.summary_max_tokens, "summary")
+    completion = answer.completion
     if completion is not None:
         purpose, summary = parse_summary(completion.text)
     else:
         evidence = evidence or await _evidence(store, event, check_doc_claims=False)
-        purpose, summary = offline_summary(evidence, reason)
+        purpose, summary = offline_summary(evidence, answer.reason)
     provenance = build_provenance(event.chunks, event.median_code, completion=completion)
-    model_failed = completion is None and model is not None
     return SummaryCompleted(
-        event_id=event_id_for(SummaryCompleted, event.run_id, event.event_id),
-        run_id=event.run_id,
-        occurred_at=utc_now_iso(),
-        repo=event.repo,
+        **_output_fields(SummaryCompleted, event, answer, fingerprint, provenance),
         purpose=purpose,
         summary=summary,
         markdown=summary_markdown(purpose, summary, provenance_section(provenance, what="summary")),
         model=completion.model if completion else "none",
         provider=completion.provider if completion else "none",
         usage=_usage(completion),
-        head_sha=event.head_sha,
-        warnings=[reason] if model_failed else [],
-        fingerprint="" if model_failed else fingerprint,
-        provenance=provenance,
     )
 
 
@@ -310,6 +307,5 @@ async def on_chunks_selected(
     """
     if not event.chunks:
         return [nothing_to_analyse(event)]
-    if event.purpose == "summary":
-        return [await summarize(event, store, model, settings, previous)]
-    return [await analyze(event, store, model, settings, previous)]
+    write = summarize if event.purpose == "summary" else analyze
+    return [await write(event, _Writing(store, model, settings, previous))]
