@@ -6,6 +6,7 @@ from sextant.bus.claim_check import MissingClaimError
 from sextant.bus.connection import NatsConnectionSettings, NatsSettingsError, nats_connection_settings
 from sextant.bus.consumers import consume
 from sextant.bus.delivery import DeliveryAbandoned, EventHandler, durable_consumer_config
+from sextant.bus.leases import Lease, Leases
 from sextant.bus.nats_server import EmbeddedNats, NatsServerError, StoreInUseError, find_nats_server
 from sextant.bus.progress import Progress, report_progress, watch_progress
 from sextant.bus.publishing import UnpublishableEventError
@@ -27,6 +28,8 @@ __all__ = [
     "DeliveryPolicy",
     "EmbeddedNats",
     "EventHandler",
+    "Lease",
+    "Leases",
     "MissingClaimError",
     "NatsConnectionSettings",
     "NatsServerError",

@@ -14,6 +14,7 @@ from nats.js import JetStreamContext
 
 from sextant.bus.claim_check import ClaimCheck
 from sextant.bus.delivery import E, EventHandler, process_delivery
+from sextant.bus.leases import Leases
 from sextant.bus.publishing import publish_event
 from sextant.bus.reading import decode_body, last_sequence, read_stream
 from sextant.bus.settings import CLAIM_CHECK_THRESHOLD_BYTES, DeliveryPolicy
@@ -51,6 +52,7 @@ class Bus:
         self.delivery = delivery or DeliveryPolicy()
         self.service = service
         self._claims: ClaimCheck | None = None
+        self._leases: Leases | None = None
         self.stopping = asyncio.Event()
         """Set when ``close`` begins (shared by every view of this bus): a long handler checks it
         between units of work and gives its delivery back (``DeliveryAbandoned``) instead of being
@@ -83,6 +85,13 @@ class Bus:
                 self.js, ttl_seconds=float(self.stream.max_age_seconds), replicas=self.stream.replicas
             )
         return self._claims
+
+    @property
+    def leases(self) -> Leases:
+        """Leases shared by every process on this bus (see ``sextant.bus.leases``)."""
+        if self._leases is None:
+            self._leases = Leases(self.js, replicas=self.stream.replicas)
+        return self._leases
 
     async def connect(self) -> None:
         """Connect the broker and make sure the stream exists."""

@@ -31,6 +31,8 @@ PROGRESS_INTERVAL_SECONDS = 0.5
 """Least time between two progress reports of a pass (the last one is always sent)."""
 PROGRESS_UNIT = "vectors"
 """``Progress.unit`` of the dense phase: ``done`` of ``total`` points have their dense vector."""
+LEASE_PREFIX = "embedder/"
+"""Lease name of a repository's dense pass: ``embedder/<repo_key>``."""
 PAGE_POINTS_VARIABLE = "EMBEDDER_PAGE_POINTS"
 """Points read, embedded and written together (default ``DENSE_PAGE_POINTS``)."""
 PROGRESS_DETAIL = "vectors for review search"
@@ -83,7 +85,13 @@ def handler_for(stage: DenseStage) -> HandlerFactory[ChunksIndexed]:
 
     def for_bus(bus: Bus) -> EventHandler[ChunksIndexed]:
         async def handle(event: ChunksIndexed) -> Sequence[Event]:
-            return await on_chunks_indexed(event, stage, dense_bus_progress(bus, event.run_id), bus.stopping)
+            return await on_chunks_indexed(
+                event,
+                stage,
+                dense_bus_progress(bus, event.run_id),
+                bus.stopping,
+                lambda repo_key: bus.leases.hold(f"{LEASE_PREFIX}{repo_key}", stopping=bus.stopping),
+            )
 
         return handle
 

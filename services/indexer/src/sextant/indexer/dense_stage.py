@@ -11,13 +11,15 @@ run, and a point that has its vector is never embedded again. See docs/indexing.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from itertools import islice
 
-from sextant.bus import DeliveryAbandoned
+from sextant.bus import DeliveryAbandoned, Lease
 from sextant.chunkstore import ChunkStore, StoredChunk
 from sextant.contracts import ChunksEmbedded, ChunksIndexed, event_id_for, utc_now_iso
 from sextant.embedding import DenseEmbedder
@@ -49,11 +51,19 @@ class DenseProgress:
 
 DenseProgressCallback = Callable[[DenseProgress], None]
 """Called from the event loop after each page; it must return quickly."""
+RepoLease = Callable[[str], AbstractAsyncContextManager[Lease]]
+"""``repo_key -> lease``: held for the whole pass, so one pass per repository runs across replicas."""
+
+
+@contextlib.asynccontextmanager
+async def _this_process_only(repo_key: str) -> AsyncIterator[Lease]:
+    yield Lease(name=repo_key, holder="this process", revision=0)
 
 
 @dataclass
 class DenseStage:
-    """The dense phase's adapters, and one pass per repository at a time in this process."""
+    """The dense phase's adapters, and one pass per repository at a time in this process (the lease
+    given to ``on_chunks_indexed`` extends that to every replica)."""
 
     store: ChunkStore
     embedder: DenseEmbedder
@@ -77,6 +87,7 @@ async def on_chunks_indexed(
     stage: DenseStage,
     progress: DenseProgressCallback | None = None,
     stopping: asyncio.Event | None = None,
+    lease: RepoLease | None = None,
 ) -> list[ChunksEmbedded]:
     """Add dense vectors to every point of the event's repository that lacks one.
 
@@ -86,25 +97,31 @@ async def on_chunks_indexed(
     pass stops before its next store write: the embedding call in flight is abandoned (its vectors
     were never stored), the pages written stay, and ``DeliveryAbandoned`` gives the delivery back.
 
+    The pass holds the repository's ``lease`` from its first count to its last write, so of two
+    replicas handling ChunksIndexed of one repository the second waits, then finds only what the first
+    did not write: each missing vector is embedded once. A lease lost mid-pass (its renewal failed)
+    stops the pass before the next page, and the delivery is given back.
+
     Args:
         event: The ChunksIndexed that finished the run's first phase.
         stage: Store and embedder.
         progress: Optional callback after each page.
         stopping: Set when the process shuts down (``Bus.stopping``).
+        lease: The cross-process lease of a repository (default: this process's lock only).
 
     Returns:
         Exactly one ChunksEmbedded.
 
     Raises:
-        DeliveryAbandoned: when ``stopping`` was set before the pass finished.
+        DeliveryAbandoned: when ``stopping`` was set, or the lease lost, before the pass finished.
     """
     repo_key = event.repo.repo_key
     stop = stopping or asyncio.Event()
-    async with stage.lock_for(repo_key):
+    async with stage.lock_for(repo_key), (lease or _this_process_only)(repo_key) as held:
         if stop.is_set():
             raise DeliveryAbandoned("stopping before the dense pass began")
         with _tracer.start_as_current_span("indexer.dense", attributes={"sextant.repo_key": repo_key}) as span:
-            embedded = await _embed_missing(event, stage, progress, stop)
+            embedded = await _embed_missing(event, stage, progress, _Interruptions(stop, held))
             span.set_attributes(
                 {
                     "sextant.points_embedded": embedded.points_embedded,
@@ -123,8 +140,22 @@ async def on_chunks_indexed(
     return [embedded]
 
 
+@dataclass(frozen=True)
+class _Interruptions:
+    """What ends a pass early: the process stopping, or the repository's lease lost."""
+
+    stopping: asyncio.Event
+    lease: Lease
+
+    def check(self, written: int) -> None:
+        if self.stopping.is_set():
+            raise DeliveryAbandoned(f"stopped after writing {written} vectors; the rest is resumed")
+        if self.lease.lost:
+            raise DeliveryAbandoned(f"lost the repository's lease after writing {written} vectors")
+
+
 async def _embed_missing(
-    event: ChunksIndexed, stage: DenseStage, progress: DenseProgressCallback | None, stopping: asyncio.Event
+    event: ChunksIndexed, stage: DenseStage, progress: DenseProgressCallback | None, interruptions: _Interruptions
 ) -> ChunksEmbedded:
     started = time.perf_counter()
     calls_before = stage.embedder.calls
@@ -139,9 +170,8 @@ async def _embed_missing(
         progress(DenseProgress(done=done, total=total, embedded=0))
     pending: Iterator[StoredChunk] = stage.store.scroll_missing_dense(repo_key, stage.page_points)
     while page := await asyncio.to_thread(_next_page, pending, stage.page_points):
-        if stopping.is_set():
-            raise DeliveryAbandoned(f"stopped after writing {written} vectors; the rest is resumed")
-        result = await _unless_stopping(embed_chunks(page, stage.embedder, health), stopping)
+        interruptions.check(written)
+        result = await _unless_stopping(embed_chunks(page, stage.embedder, health), interruptions.stopping)
         failures.update(result.failed)
         if result.updates:
             added = await asyncio.to_thread(stage.store.add_dense_vectors, result.updates)

@@ -1,0 +1,135 @@
+"""Leases: at most one holder of a named piece of work across every process on the bus.
+
+A lease is a key in a JetStream key-value bucket, created only if absent (JetStream checks the
+subject's last sequence, so of two processes creating it at once exactly one succeeds). The holder
+renews it while it works and deletes it when done; the bucket's age limit frees the lease of a holder
+that died (kill -9, a lost node) after ``LEASE_SECONDS``. A holder that fails to renew in time (it
+was cut off) sees ``Lease.lost`` and must stop before doing more of the work. See docs/bus.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import os
+import socket
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+from nats.js import JetStreamContext
+from nats.js.api import KeyValueConfig, StorageType
+from nats.js.errors import BucketNotFoundError, KeyWrongLastSequenceError
+from nats.js.kv import KeyValue
+
+from sextant.bus.delivery import DeliveryAbandoned
+
+logger = logging.getLogger(__name__)
+
+LEASE_BUCKET = "sextant-leases"
+"""Key-value bucket holding the leases."""
+LEASE_SECONDS = 60.0
+"""Age at which a lease nobody renewed expires (its holder is presumed dead)."""
+RENEW_SECONDS = LEASE_SECONDS / 4
+"""Interval of renewals while the lease is held."""
+WAIT_POLL_SECONDS = 1.0
+"""Interval of attempts while another holder has the lease."""
+
+
+@dataclass
+class Lease:
+    """A lease this process holds; ``lost`` turns True if a renewal failed (another holder may have it)."""
+
+    name: str
+    holder: str
+    revision: int
+    lost: bool = False
+
+
+class Leases:
+    """Acquire leases in the bus's key-value bucket (created on first use)."""
+
+    def __init__(self, js: JetStreamContext, *, replicas: int = 1, ttl_seconds: float = LEASE_SECONDS) -> None:
+        self._js = js
+        self._replicas = replicas
+        self._ttl_seconds = ttl_seconds
+        self._kv: KeyValue | None = None
+
+    async def _bucket(self) -> KeyValue:
+        if self._kv is None:
+            try:
+                self._kv = await self._js.key_value(LEASE_BUCKET)
+            except BucketNotFoundError:
+                config = KeyValueConfig(
+                    bucket=LEASE_BUCKET,
+                    history=1,
+                    ttl=self._ttl_seconds,
+                    storage=StorageType.FILE,
+                    replicas=self._replicas,
+                )
+                self._kv = await self._js.create_key_value(config=config)
+        return self._kv
+
+    @contextlib.asynccontextmanager
+    async def hold(self, name: str, *, stopping: asyncio.Event | None = None) -> AsyncIterator[Lease]:
+        """Wait until ``name`` is free, hold it for the block, then free it.
+
+        Args:
+            name: What the lease is for (any text; it is hashed into a key).
+            stopping: Set when the process shuts down: waiting then ends in ``DeliveryAbandoned``.
+
+        Yields:
+            The lease (check ``lost`` before each unit of work).
+
+        Raises:
+            DeliveryAbandoned: when ``stopping`` is set while waiting.
+        """
+        kv = await self._bucket()
+        key = lease_key(name)
+        holder = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        lease = Lease(name=name, holder=holder, revision=await _acquire(kv, key, holder, stopping))
+        renewing = asyncio.create_task(_renew(kv, key, lease, self._ttl_seconds / 4))
+        try:
+            yield lease
+        finally:
+            renewing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await renewing
+            if not lease.lost:
+                with contextlib.suppress(Exception):  # the age limit frees it anyway
+                    await kv.delete(key, last=lease.revision)
+
+
+def lease_key(name: str) -> str:
+    """A valid key for any name (keys allow only a few characters)."""
+    return "lease." + hashlib.sha256(name.encode()).hexdigest()[:40]
+
+
+async def _acquire(kv: KeyValue, key: str, holder: str, stopping: asyncio.Event | None) -> int:
+    while True:
+        if stopping is not None and stopping.is_set():
+            raise DeliveryAbandoned("stopping while waiting for a lease")
+        try:
+            return await kv.create(key, holder.encode())
+        except KeyWrongLastSequenceError:
+            pass  # someone else holds it: try again shortly
+        if stopping is None:
+            await asyncio.sleep(WAIT_POLL_SECONDS)
+        else:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stopping.wait(), WAIT_POLL_SECONDS)
+
+
+async def _renew(kv: KeyValue, key: str, lease: Lease, every: float) -> None:
+    while True:
+        await asyncio.sleep(every)
+        try:
+            lease.revision = await kv.update(key, lease.holder.encode(), last=lease.revision)
+        except KeyWrongLastSequenceError:
+            logger.warning("lost the lease %s (it expired and was taken); stopping that work", lease.name)
+            lease.lost = True
+            return
+        except Exception as error:  # a blip: try again at the next interval (the lease outlives a few)
+            logger.warning("could not renew the lease %s: %s", lease.name, error)
