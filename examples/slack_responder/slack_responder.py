@@ -10,7 +10,7 @@ because its inputs did not change (``unchanged_since`` set) is not posted again.
 
 Environment:
     SLACK_WEBHOOK_URL   Slack incoming-webhook URL (required; a secret: it is never logged or shown).
-    NATS_URL            The NATS server Sextant publishes to (default nats://127.0.0.1:4222).
+    NATS_URL            The NATS server Sextant publishes to (required: it never guesses a bus).
     SLACK_RESPONDER_DURABLE  Durable consumer name (default slack-responder).
 """
 
@@ -33,7 +33,6 @@ from sextant.contracts import AnalysisCompleted, DocClaim, Event
 logger = logging.getLogger("slack_responder")
 
 SERVICE_NAME = "slack-responder"
-DEFAULT_NATS_URL = "nats://127.0.0.1:4222"
 DEFAULT_DURABLE = "slack-responder"
 OVERVIEW_SECTION = "Architecture Overview"
 ACCURACY_SECTION = "Documentation Accuracy"
@@ -229,9 +228,12 @@ async def run(env: Mapping[str, str], stop: asyncio.Event | None = None) -> None
     url = env.get("SLACK_WEBHOOK_URL", "").strip()
     if not url:
         raise SystemExit("set SLACK_WEBHOOK_URL to a Slack incoming-webhook URL")
+    nats_url = env.get("NATS_URL", "").strip()
+    if not nats_url:  # joining whatever listens on NATS's usual port would be a silent surprise
+        raise SystemExit("set NATS_URL to the NATS server Sextant publishes to (e.g. nats://127.0.0.1:4222)")
     webhook = SlackWebhook(url)
     durable = env.get("SLACK_RESPONDER_DURABLE", "").strip() or DEFAULT_DURABLE
-    bus = Bus(build_broker(env.get("NATS_URL", "").strip() or DEFAULT_NATS_URL), service=SERVICE_NAME)
+    bus = Bus(build_broker(nats_url), service=SERVICE_NAME)
     await start_routers(bus, [ServiceSpec(SERVICE_NAME, lambda b: create_router(b, webhook, durable))])
     logger.info("waiting for analyses (durable consumer %s)", durable)
     try:

@@ -211,3 +211,8 @@ async def test_a_refused_post_raises_without_the_url(slack_responder: Any, slack
     with pytest.raises(slack_responder.SlackPostError) as caught:
         await unreachable.post({"text": "x"})
     assert "secret" not in str(caught.value)
+
+
+async def test_without_nats_url_it_refuses_to_start_instead_of_guessing_a_bus(slack_responder: Any) -> None:
+    with pytest.raises(SystemExit, match="NATS_URL"):
+        await slack_responder.run({"SLACK_WEBHOOK_URL": "https://hooks.slack.invalid/services/x"})

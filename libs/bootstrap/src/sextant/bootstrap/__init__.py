@@ -8,7 +8,7 @@ from sextant.bootstrap.declaration import (
     HandlerFactory,
     ServiceDeclaration,
 )
-from sextant.bootstrap.hosting import host, host_all, run_declared_service, serve_until_stopped, service_spec
+from sextant.bootstrap.hosting import host, host_all, run_declared_service, service_spec
 from sextant.bootstrap.registry import (
     NoServicesDeclaredError,
     declared_services,
@@ -34,6 +34,5 @@ __all__ = [
     "pipeline_order",
     "result_stages",
     "run_declared_service",
-    "serve_until_stopped",
     "service_spec",
 ]

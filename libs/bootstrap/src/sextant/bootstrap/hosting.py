@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import logging
 import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -12,12 +11,10 @@ from faststream.nats import NatsRouter
 
 from sextant.bootstrap.adapters import Adapters, bootstrap
 from sextant.bootstrap.declaration import AnyDeclaration, HandlerFactory
-from sextant.bus import Bus, ServiceSpec, build_broker, consume, start_routers, wait_for_stop_signal
-from sextant.config import env_str, redacted_url
+from sextant.bus import Bus, ServiceSpec, consume, serve
+from sextant.config import env_str
 from sextant.contracts import event_name, subject_pattern
 from sextant.telemetry import ServiceTracing, configure_logging, install
-
-logger = logging.getLogger(__name__)
 
 USAGE_EXIT_STATUS = 2
 """Exit status of a service process that cannot start as configured (a usage error, not a crash)."""
@@ -85,24 +82,6 @@ def host_all(declarations: Sequence[AnyDeclaration], adapters: Adapters, env: Ma
     return [host(declaration, adapters, env) for declaration in declarations]
 
 
-async def serve_until_stopped(url: str, specs: Sequence[ServiceSpec], *, name: str) -> None:
-    """Consume on the NATS server at ``url`` until SIGINT/SIGTERM, then drain.
-
-    Args:
-        url: NATS URL (logged without credentials).
-        specs: The services to host.
-        name: Shown in logs.
-    """
-    bus = Bus(build_broker(url), service=name)
-    await start_routers(bus, specs)
-    logger.info("%s consuming from %s", name, redacted_url(url))
-    try:
-        await wait_for_stop_signal()
-    finally:
-        await bus.close()
-        logger.info("%s stopped", name)
-
-
 def run_declared_service(declaration: AnyDeclaration, env: Mapping[str, str]) -> None:
     """Entry point of ``python -m sextant.<service>``: one service alone on the bus NATS_URL names.
 
@@ -128,7 +107,7 @@ def run_declared_service(declaration: AnyDeclaration, env: Mapping[str, str]) ->
     adapters = bootstrap(env)
     try:
         spec = host(declaration, adapters, env)
-        asyncio.run(serve_until_stopped(url, [spec], name=declaration.name))
+        asyncio.run(serve(url, [spec], name=declaration.name))
     finally:
         adapters.close()
         tracing.shutdown()

@@ -14,7 +14,6 @@ from sextant.bus.run_wait import RunFailedError, RunStalledError, await_result
 from sextant.bus.serve import (
     RouterFactory,
     ServiceSpec,
-    run_service,
     serve,
     start_routers,
     wait_for_stop_signal,
@@ -49,7 +48,6 @@ __all__ = [
     "find_nats_server",
     "nats_connection_settings",
     "report_progress",
-    "run_service",
     "serve",
     "start_routers",
     "stream_settings_from_env",

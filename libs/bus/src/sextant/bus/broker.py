@@ -14,10 +14,6 @@ from sextant.config import redacted_url
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_NATS_URL = "nats://127.0.0.1:4222"
-"""NATS's usual address, for documents (the AsyncAPI server entry). Nothing connects to it unless
-told to: a service without ``NATS_URL`` refuses to start rather than join whatever listens there."""
-
 BROKER_LOGGER = logging.getLogger("sextant.bus.faststream")
 """FastStream's own log lines (subscriber errors, connection state); per-message lines are DEBUG."""
 

@@ -1,4 +1,8 @@
-"""Run routers against a bus until SIGINT/SIGTERM: one service alone, or all five in one process."""
+"""Run routers against a bus until SIGINT/SIGTERM: one service alone, or all of them in one process.
+
+The NATS URL is always the caller's: nothing here has a default address, so a service never joins
+whatever happens to listen on NATS's usual port (the entry points refuse to start without NATS_URL).
+"""
 
 from __future__ import annotations
 
@@ -6,15 +10,14 @@ import asyncio
 import contextlib
 import logging
 import signal
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from faststream.nats import NatsRouter
 
 from sextant.bus.broker import build_broker
 from sextant.bus.bus import Bus
-from sextant.config import env_str, redacted_url
-from sextant.telemetry import ServiceTracing, configure_logging, install
+from sextant.config import redacted_url
 
 logger = logging.getLogger(__name__)
 
@@ -54,7 +57,8 @@ async def serve(url: str, services: Sequence[ServiceSpec], *, name: str) -> None
     """Serve routers on the NATS server at ``url`` until a stop signal; then drain cleanly.
 
     Args:
-        url: NATS URL.
+        url: NATS URL(s), comma-separated for a cluster; required, there is no default (logged
+            without credentials).
         services: The services to host.
         name: Shown in logs.
     """
@@ -66,24 +70,3 @@ async def serve(url: str, services: Sequence[ServiceSpec], *, name: str) -> None
     finally:
         await bus.close()
         logger.info("%s stopped", name)
-
-
-def run_service(name: str, factory: RouterFactory, env: Mapping[str, str]) -> None:
-    """Entry point of ``python -m sextant.<service>``: one service alone against ``NATS_URL``.
-
-    Args:
-        name: Service name (logs, traces).
-        factory: Builds the service's router given the bus.
-        env: The environment (NATS_URL, LOG_LEVEL).
-    """
-    configure_logging(env_str(env, "LOG_LEVEL", "INFO") or "INFO")
-    tracing = ServiceTracing(env)
-    install(tracing)
-    url = env_str(env, "NATS_URL")
-    if url is None:
-        # Joining whatever happens to listen on the default port would be a silent surprise.
-        raise SystemExit(f"{name}: NATS_URL is not set (e.g. NATS_URL=nats://nats:4222)")
-    try:
-        asyncio.run(serve(url, [ServiceSpec(name, factory)], name=name))
-    finally:
-        tracing.shutdown()
