@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import subprocess
+import threading
+from collections.abc import Iterator
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -85,6 +89,71 @@ def test_unknown_local_repository_branch_and_ref(sextant: SextantRunner, tmp_pat
     assert_one_line_mistake(sextant("index", repo, "--branch", "nope", check=False), "no branch 'nope'")
     review = sextant("review", repo, "--base", "main", "--head", "no-such-ref", check=False)
     assert_one_line_mistake(review, "no-such-ref")
+
+
+@pytest.fixture
+def missing_http_repo(tmp_path: Path) -> Iterator[str]:
+    """A real HTTP server on 127.0.0.1 serving an empty folder: git's smart-HTTP discovery gets a 404."""
+    empty = tmp_path / "served"
+    empty.mkdir()
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:
+            return
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Quiet, directory=str(empty)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/acme/missing.git"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_an_unknown_remote_repository_is_one_line_before_anything_is_published(
+    sextant: SextantRunner, tmp_path: Path, missing_http_repo: str
+) -> None:
+    missing_bare = f"file://{tmp_path / 'nowhere.git'}"
+    with EmbeddedNats(tmp_path / "nats") as server:
+        for command in (
+            ("index", missing_bare),
+            ("analyze", missing_http_repo),
+            ("review", missing_http_repo, "--base", "main", "--head", "feature"),
+            ("recency", missing_bare),
+        ):
+            result = sextant(*command, check=False, NATS_URL=server.url)
+            assert_one_line_mistake(result, "cannot read the repository", command[1], "check the URL", "GIT_TOKEN")
+        stored = sextant("events", "--json", NATS_URL=server.url).stdout
+    assert stored == ""  # nothing reached the stream
+
+
+def test_an_unknown_remote_branch_or_ref_is_one_line(sextant: SextantRunner, git_repo: GitRepo) -> None:
+    git_repo.write("a.py", "x = 1\n")
+    git_repo.commit("one")
+    git_repo.git("tag", "v1")
+    url = f"file://{git_repo.root}"
+    assert_one_line_mistake(sextant("analyze", url, "--branch", "nope", check=False), "no branch 'nope'", url)
+    review = sextant("review", url, "--base", "v1", "--head", "no-such-ref", check=False)
+    assert_one_line_mistake(review, "no branch or tag 'no-such-ref'", url)
+
+
+def test_show_and_search_refuse_a_folder_that_is_not_a_repository(sextant: SextantRunner, tmp_path: Path) -> None:
+    missing = str(tmp_path / "nowhere")
+    assert_one_line_mistake(sextant("show", missing, check=False), "no such folder")
+    assert_one_line_mistake(sextant("search", "login", missing, check=False), "no such folder")
+
+
+def test_docs_check_on_an_unknown_folder_commit_or_a_url_is_one_line(
+    sextant: SextantRunner, tmp_path: Path, git_repo: GitRepo
+) -> None:
+    git_repo.write("README.md", "# demo\n")
+    git_repo.commit("one")
+    assert_one_line_mistake(sextant("docs-check", str(tmp_path / "nowhere"), check=False), "does not exist")
+    unknown = sextant("docs-check", str(git_repo.root), "--commit", "no-such-ref", check=False)
+    assert_one_line_mistake(unknown, "no-such-ref", "does not name a commit")
+    url = sextant("docs-check", f"file://{git_repo.root}", check=False)
+    assert_one_line_mistake(url, "local repository, not a URL")
 
 
 def test_a_second_command_on_a_busy_home_says_a_run_is_in_progress(

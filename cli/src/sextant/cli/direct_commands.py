@@ -10,6 +10,7 @@ import msgspec
 import typer
 
 from sextant.cli.publishing import normalize_repo_location
+from sextant.cli.repository_check import check_local_repository, check_repository, is_local
 from sextant.config import provider_token
 from sextant.contracts import RepoRef
 from sextant.gitsource.access import Provider
@@ -38,7 +39,9 @@ def recency(
 ) -> None:
     """Scan git history for each file's last commit date (prints the map; a summary on stderr)."""
     try:
-        ref = RepoRef.for_url(normalize_repo_location(repo), provider=_provider(provider), branch=branch)
+        location = normalize_repo_location(repo)
+        check_repository(location, provider=_provider(provider), branch=branch)
+        ref = RepoRef.for_url(location, provider=_provider(provider), branch=branch)
         # The CLI reads the user's own machine: a local path is what it is for.
         source = source_for_repo(ref, token=provider_token(os.environ, provider), allow_local=True)
         scan = scan_recency(source, window=window)
@@ -64,7 +67,10 @@ def select(
     from sextant.chunkstore.model_store import store_for_model
     from sextant.embedding import embedder_from_env
 
-    key = RepoRef.for_url(normalize_repo_location(repo), provider=provider).repo_key
+    location = normalize_repo_location(repo)
+    if is_local(location):
+        check_local_repository(location)
+    key = RepoRef.for_url(location, provider=provider).repo_key
     try:
         store = store_for_model(os.environ, embedder_from_env(os.environ))
     except Exception as error:  # qdrant-edge raises a bare Exception when another process holds the folder

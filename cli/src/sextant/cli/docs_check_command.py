@@ -32,6 +32,9 @@ def docs_check(
     fix: bool = typer.Option(False, "--fix", help="Print a unified diff replacing renamed names (never applied)."),
 ) -> None:
     """Check every doc's claims against the code and its history; exit 1 when any is contradicted."""
+    if ":/" in str(repo) or str(repo).startswith("git@"):  # a URL, with its // folded by Path
+        typer.echo("sextant docs-check: it reads a local repository, not a URL: clone it and pass the folder", err=True)
+        raise typer.Exit(2)
     try:
         report = check_repository(repo, commit)
     except GitSourceError as error:

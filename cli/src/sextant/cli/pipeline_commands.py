@@ -13,8 +13,8 @@ import typer
 
 from sextant.analyzer.previous_outputs import StreamOutputs
 from sextant.bus import Bus, watch_progress
-from sextant.cli.local_repository import check_local_repository
 from sextant.cli.publishing import build_repo_updated, normalize_repo_location
+from sextant.cli.repository_check import check_local_repository, check_repository, is_local
 from sextant.cli.run_watch import RunFailedError, await_result
 from sextant.cli.runtime import open_session
 from sextant.cli.tracing_setup import continued_trace
@@ -145,7 +145,7 @@ def index(
     as_json: JsonOption = False,
 ) -> None:
     """Index a repository (recency scan, then incremental indexing) and print what changed."""
-    check_local_repository(repo, branch=branch)
+    check_repository(normalize_repo_location(repo), provider=provider, branch=branch)
     request = build_repo_updated(repo, provider=provider, branch=branch, force=force, run_id=new_run_id())
     # Returns once the dense vectors are written too (ChunksEmbedded), so search and review see everything.
     result = run_to(request, ChunksIndexed, quiet=as_json, then=(ChunksEmbedded,))
@@ -173,7 +173,7 @@ def analyze(
     The analysis needs no dense vectors, so it is printed the moment it is ready; the command then
     waits for the run's summary and for the vectors review and search use (unless ``--no-wait``).
     """
-    check_local_repository(repo, branch=branch)
+    check_repository(normalize_repo_location(repo), provider=provider, branch=branch)
     request = build_repo_updated(repo, provider=provider, branch=branch, run_id=new_run_id())
 
     def print_analysis(result: AnalysisCompleted) -> None:
@@ -202,7 +202,10 @@ def show(
     summary: Annotated[bool, typer.Option("--summary", help="Print the current summary instead.")] = False,
 ) -> None:
     """Print the current analysis (or summary) of a repository from the stream, without recomputing it."""
-    key = RepoRef.for_url(normalize_repo_location(repo), provider=provider).repo_key
+    location = normalize_repo_location(repo)
+    if is_local(location):  # a mistyped path is a mistake; a URL not analysed yet just has no analysis
+        check_local_repository(location)
+    key = RepoRef.for_url(location, provider=provider).repo_key
     output = asyncio.run(_last_output(key, summary=summary))
     if output is None:
         what = "summary" if summary else "analysis"
@@ -242,7 +245,7 @@ def review(
     if diff_file is None and not (base and head):
         raise typer.BadParameter("give --base and --head, or --diff FILE")
     location = normalize_repo_location(repo)  # refuses a URL with credentials before anything is sent
-    check_local_repository(repo, refs=[ref for ref in (base, head) if ref and diff_file is None])
+    check_repository(location, provider=provider, refs=[ref for ref in (base, head) if ref and diff_file is None])
     repo_ref = RepoRef.for_url(location, provider=provider)
     run_id = new_run_id()
     request = ReviewRequested(

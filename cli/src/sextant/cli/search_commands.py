@@ -17,6 +17,8 @@ from sextant.cli.index_access import (
     searcher_for,
     symbol_finder_for,
 )
+from sextant.cli.publishing import normalize_repo_location
+from sextant.cli.repository_check import check_local_repository, is_local
 from sextant.cli.search_render import outcome_lines, symbol_lines
 from sextant.search import DEFAULT_RESULT_LIMIT, SearchRequest, SymbolReport
 
@@ -46,7 +48,7 @@ def search(
     """Search indexed code and docs: hybrid (sparse only while dense vectors are incomplete), with ages."""
     if kind not in (None, "code", "doc"):
         raise typer.BadParameter("--kind is code or doc")
-    keys = repo_keys_for(repos or [], provider)
+    keys = _checked_repo_keys(repos or [], provider)
     try:
         store, embedder = open_index(os.environ)
     except StoreUnavailableError as error:
@@ -72,7 +74,7 @@ def symbol(
     as_json: JsonOption = False,
 ) -> None:
     """Find where a symbol is defined (and, with --usages, used), with ages."""
-    keys = repo_keys_for(repos or [], provider)
+    keys = _checked_repo_keys(repos or [], provider)
     try:
         store, _embedder = open_index(os.environ)
     except StoreUnavailableError as error:
@@ -88,6 +90,14 @@ def symbol(
     typer.echo("\n".join(symbol_lines(report, len(keys))))
     if not report.definitions and not report.prefix_matches and not report.usages:
         raise typer.Exit(1)
+
+
+def _checked_repo_keys(repos: list[str], provider: str) -> list[str]:
+    """The repos' keys; a local path that is not a git repository is a mistake (one line, exit 2)."""
+    for repo in repos:
+        if is_local(repo):
+            check_local_repository(normalize_repo_location(repo))
+    return repo_keys_for(repos, provider)
 
 
 async def _symbol_report(store: ChunkStore, keys: list[str], name: str, *, usages: bool) -> SymbolReport:

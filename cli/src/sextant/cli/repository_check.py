@@ -1,0 +1,123 @@
+"""Check a repository, its branch and refs before anything is published, so a typo is one clear line.
+
+A local path is checked in place; a URL is asked what it advertises (``git ls-remote``, with the
+same token a service would send), so an unknown repository, branch or ref stops the command before
+a request reaches the stream.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import cast
+
+from sextant.cli.usage_problem import UsageError
+from sextant.config import PROVIDER_TOKEN_VARIABLES, provider_token
+from sextant.gitsource.access import Provider, RepoSource
+from sextant.gitsource.errors import UnsafeSourceError
+from sextant.gitsource.remote_refs import RemoteUnreadableError, list_remote_refs
+
+CHECK_TIMEOUT_SECONDS = 30.0
+"""A local rev-parse answers in milliseconds; the bound only guards against a stuck filesystem."""
+
+
+def is_local(location: str) -> bool:
+    """Whether a repository location names a folder on this machine (not a URL).
+
+    Args:
+        location: What the person typed.
+
+    Returns:
+        True for a path.
+    """
+    return "://" not in location and not location.startswith("git@")
+
+
+def _git(folder: Path, *args: str) -> bool:
+    # The repository is untrusted: no transport (a promisor remote must not fetch), no hooks, no pager.
+    env = {**os.environ, "GIT_ALLOW_PROTOCOL": "", "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0"}
+    done = subprocess.run(
+        ["git", "-C", str(folder), *args],
+        env=env,
+        capture_output=True,
+        check=False,
+        timeout=CHECK_TIMEOUT_SECONDS,
+        stdin=subprocess.DEVNULL,
+    )
+    return done.returncode == 0
+
+
+def check_repository(
+    location: str,
+    *,
+    provider: str = "generic",
+    branch: str | None = None,
+    refs: Sequence[str] = (),
+    env: Mapping[str, str] | None = None,
+) -> None:
+    """Refuse a repository that does not exist, or lacks the branch or refs asked for.
+
+    Args:
+        location: Repository path or URL.
+        provider: Hosting provider of a URL (chooses the token variable).
+        branch: A branch that must exist (None: the default branch must have a commit).
+        refs: Commits, tags or branches that must resolve.
+        env: Where the token is read (the process environment by default).
+
+    Raises:
+        UsageError: naming what is missing and what to do.
+    """
+    if is_local(location):
+        check_local_repository(location, branch=branch, refs=refs)
+    else:
+        _check_remote_repository(location, provider=provider, branch=branch, refs=refs, env=env)
+
+
+def check_local_repository(location: str, *, branch: str | None = None, refs: Sequence[str] = ()) -> None:
+    """Refuse a local path that is not a git repository, or lacks the branch or refs asked for.
+
+    Args:
+        location: Repository path.
+        branch: A branch that must exist.
+        refs: Commits, tags or branches that must resolve.
+
+    Raises:
+        UsageError: naming what is missing.
+    """
+    folder = Path(location).expanduser()
+    if not folder.is_dir():
+        raise UsageError(f"no such folder: {location} (give a repository path or URL)")
+    if not _git(folder, "rev-parse", "--git-dir"):
+        raise UsageError(f"{location} is not a git repository (run `git init` there, or give another path)")
+    if branch is not None and not _git(folder, "rev-parse", "--verify", "--quiet", f"refs/heads/{branch}^{{commit}}"):
+        raise UsageError(f"{location} has no branch {branch!r} (see `git -C {location} branch`)")
+    for ref in refs:
+        if not _git(folder, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"):
+            raise UsageError(f"{location} has no commit, branch or tag {ref!r}")
+
+
+def _check_remote_repository(
+    url: str, *, provider: str, branch: str | None, refs: Sequence[str], env: Mapping[str, str] | None
+) -> None:
+    # Asked with the token a service would send; commit ids cannot be checked without fetching.
+    token = provider_token(os.environ if env is None else env, provider)
+    try:
+        source = RepoSource(url=url, branch=branch, token=token, provider=cast(Provider, provider))
+    except UnsafeSourceError as error:  # its message never repeats a secret
+        raise UsageError(f"cannot use the repository location: {error}") from None
+    names = [*refs, *([branch] if branch else [])]
+    try:
+        remote = list_remote_refs(source, names)
+    except RemoteUnreadableError as error:
+        variable = PROVIDER_TOKEN_VARIABLES.get(provider, PROVIDER_TOKEN_VARIABLES["generic"])[0]
+        need = f"set {variable} if it is private" if token is None else f"check that {variable} may read it"
+        raise UsageError(f"cannot read the repository {url} ({error}): check the URL, or {need}") from None
+    if branch is not None and not remote.has_branch(branch):
+        raise UsageError(f"{url} has no branch {branch!r} (see `git ls-remote --heads {url}`)")
+    if branch is None and remote.head is None:
+        raise UsageError(f"{url} has no commits on its default branch (push one, or pass --branch)")
+    for ref in refs:
+        if not remote.resolves(ref):
+            raise UsageError(f"{url} has no branch or tag {ref!r} (see `git ls-remote {url}`)")
