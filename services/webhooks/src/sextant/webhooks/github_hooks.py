@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import msgspec
 
-from sextant.contracts import RepoRef, RepoUpdated, ReviewRequested, event_id_for, url_has_credentials, utc_now_iso
-from sextant.webhooks.hook_result import HookEvent, Ignored, run_id_for_delivery
-from sextant.webhooks.push_changes import BRANCH_PREFIX, NULL_SHA, PushedCommit, changed_and_removed
+from sextant.webhooks.hook_events import hook_repo, push_updated, review_requested, unindexed_push
+from sextant.webhooks.hook_result import HookEvent, Ignored
+from sextant.webhooks.push_changes import PushedCommit
 
 PROVIDER = "github"
 REVIEWED_ACTIONS = frozenset({"opened", "synchronize", "reopened", "ready_for_review"})
@@ -48,12 +48,6 @@ class _PullRequestHook(msgspec.Struct, kw_only=True):
     repository: _Repository
 
 
-def _repo(repository: _Repository) -> RepoRef:
-    if url_has_credentials(repository.clone_url):
-        raise ValueError("the repository URL carries credentials")
-    return RepoRef.for_url(repository.clone_url, provider=PROVIDER)
-
-
 def github_event(event: str, delivery_id: str, body: bytes) -> HookEvent | Ignored:
     """Translate one verified GitHub delivery.
 
@@ -77,20 +71,13 @@ def github_event(event: str, delivery_id: str, body: bytes) -> HookEvent | Ignor
 
 
 def _push(push: _Push, delivery_id: str) -> HookEvent | Ignored:
-    if not push.ref.startswith(BRANCH_PREFIX):
-        return Ignored("tag pushes are not indexed")
-    branch = push.ref.removeprefix(BRANCH_PREFIX)
-    if push.repository.default_branch and branch != push.repository.default_branch:
-        return Ignored(f"push to {branch!r}, not the default branch")
-    if push.deleted or push.after == NULL_SHA:
-        return Ignored("branch deleted")
-    changed, removed = changed_and_removed(push.commits)
-    head = push.head_commit or next((c for c in push.commits if c.id == push.after), None)
-    run_id = run_id_for_delivery(PROVIDER, delivery_id)
-    return RepoUpdated(
-        event_id=event_id_for(RepoUpdated, run_id), run_id=run_id, occurred_at=utc_now_iso(),
-        repo=_repo(push.repository), head_sha=push.after, head_commit_date=head.timestamp if head else None,
-        changed_paths=changed if push.commits else None, removed_paths=removed if push.commits else None,
+    repository = push.repository
+    ignored = unindexed_push(push.ref, push.after, repository.default_branch, deleted=push.deleted)
+    if ignored is not None:
+        return ignored
+    return push_updated(
+        PROVIDER, delivery_id, hook_repo(repository.clone_url, PROVIDER),
+        head_sha=push.after, commits=push.commits, complete=bool(push.commits), head_commit=push.head_commit,
     )  # fmt: skip
 
 
@@ -100,9 +87,7 @@ def _pull_request(hook: _PullRequestHook, delivery_id: str) -> HookEvent | Ignor
     pull = hook.pull_request
     if pull.draft:
         return Ignored("draft pull requests are reviewed when marked ready")
-    run_id = run_id_for_delivery(PROVIDER, delivery_id)
-    return ReviewRequested(
-        event_id=event_id_for(ReviewRequested, run_id), run_id=run_id, occurred_at=utc_now_iso(),
-        repo=_repo(hook.repository), pr_number=pull.number, title=pull.title, description=pull.body or "",
-        base_ref=pull.base.sha, head_ref=pull.head.sha,
+    return review_requested(
+        PROVIDER, delivery_id, hook_repo(hook.repository.clone_url, PROVIDER),
+        number=pull.number, title=pull.title, description=pull.body, base_ref=pull.base.sha, head_ref=pull.head.sha,
     )  # fmt: skip

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import msgspec
 
-from sextant.contracts import RepoRef, RepoUpdated, ReviewRequested, event_id_for, url_has_credentials, utc_now_iso
-from sextant.webhooks.hook_result import HookEvent, Ignored, run_id_for_delivery
-from sextant.webhooks.push_changes import BRANCH_PREFIX, NULL_SHA, PushedCommit, changed_and_removed
+from sextant.webhooks.hook_events import hook_repo, push_updated, review_requested, unindexed_push
+from sextant.webhooks.hook_result import HookEvent, Ignored
+from sextant.webhooks.push_changes import PushedCommit
 
 PROVIDER = "gitlab"
 PUSH_HOOK = "Push Hook"
@@ -50,12 +50,6 @@ class _MergeRequestHook(msgspec.Struct, kw_only=True):
     project: _Project
 
 
-def _repo(project: _Project) -> RepoRef:
-    if url_has_credentials(project.git_http_url):
-        raise ValueError("the repository URL carries credentials")
-    return RepoRef.for_url(project.git_http_url, provider=PROVIDER)
-
-
 def gitlab_event(event: str, delivery_id: str, body: bytes) -> HookEvent | Ignored:
     """Translate one verified GitLab delivery.
 
@@ -78,23 +72,14 @@ def gitlab_event(event: str, delivery_id: str, body: bytes) -> HookEvent | Ignor
 
 
 def _push(push: _Push, delivery_id: str) -> HookEvent | Ignored:
-    if not push.ref.startswith(BRANCH_PREFIX):
-        return Ignored("tag pushes are not indexed")
-    branch = push.ref.removeprefix(BRANCH_PREFIX)
-    if push.project.default_branch and branch != push.project.default_branch:
-        return Ignored(f"push to {branch!r}, not the default branch")
-    if push.after == NULL_SHA:
-        return Ignored("branch deleted")
+    ignored = unindexed_push(push.ref, push.after, push.project.default_branch)
+    if ignored is not None:
+        return ignored
     # GitLab lists at most 20 commits: when some are missing, their paths are unknown, so index in full.
     complete = bool(push.commits) and push.total_commits_count <= len(push.commits)
-    changed, removed = changed_and_removed(push.commits)
-    head_sha = push.checkout_sha or push.after
-    head = next((c for c in push.commits if c.id == head_sha), None)
-    run_id = run_id_for_delivery(PROVIDER, delivery_id)
-    return RepoUpdated(
-        event_id=event_id_for(RepoUpdated, run_id), run_id=run_id, occurred_at=utc_now_iso(),
-        repo=_repo(push.project), head_sha=head_sha, head_commit_date=head.timestamp if head else None,
-        changed_paths=changed if complete else None, removed_paths=removed if complete else None,
+    return push_updated(
+        PROVIDER, delivery_id, hook_repo(push.project.git_http_url, PROVIDER),
+        head_sha=push.checkout_sha or push.after, commits=push.commits, complete=complete,
     )  # fmt: skip
 
 
@@ -106,9 +91,8 @@ def _merge_request(hook: _MergeRequestHook, delivery_id: str) -> HookEvent | Ign
         return Ignored("merge request edited without new commits")
     if request.draft or request.work_in_progress:
         return Ignored("draft merge requests are reviewed when marked ready")
-    run_id = run_id_for_delivery(PROVIDER, delivery_id)
-    return ReviewRequested(
-        event_id=event_id_for(ReviewRequested, run_id), run_id=run_id, occurred_at=utc_now_iso(),
-        repo=_repo(hook.project), pr_number=request.iid, title=request.title,
-        description=request.description or "", base_ref=request.target_branch, head_ref=request.last_commit.id,
+    return review_requested(
+        PROVIDER, delivery_id, hook_repo(hook.project.git_http_url, PROVIDER),
+        number=request.iid, title=request.title, description=request.description,
+        base_ref=request.target_branch, head_ref=request.last_commit.id,
     )  # fmt: skip

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
 from typing import Protocol
 
 import msgspec
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
@@ -81,6 +83,72 @@ async def _publish(publisher: Publisher, translated: HookEvent | Ignored, provid
                    run_id=translated.run_id)  # fmt: skip
 
 
+@dataclass(frozen=True)
+class _HookHost:
+    """How one code host's deliveries are authenticated and read."""
+
+    name: str
+    """The host as answers and logs name it."""
+    secret: Callable[[WebhookSettings], str | None]
+    """The configured secret; None means this host's hooks are refused."""
+    setting: str
+    """The variable that configures the secret."""
+    authentic: Callable[[str, bytes, Headers], bool]
+    """(secret, raw body, headers) -> whether the delivery is really from the host."""
+    credential: str
+    """What proves it ("signature", "token"), and in which header."""
+    credential_header: str
+    event_header: str
+    delivery_headers: tuple[str, ...]
+    """Headers that carry the host's delivery id, the first one present wins (else the body's digest)."""
+    translate: Callable[[str, str, bytes], HookEvent | Ignored]
+
+
+GITHUB_HOOKS = _HookHost(
+    name="GitHub",
+    secret=lambda settings: settings.github_secret,
+    setting="WEBHOOK_GITHUB_SECRET",
+    authentic=lambda secret, body, headers: github_signature_valid(secret, body, headers.get("x-hub-signature-256")),
+    credential="signature",
+    credential_header="X-Hub-Signature-256",
+    event_header="x-github-event",
+    delivery_headers=("x-github-delivery",),
+    translate=github_event,
+)
+GITLAB_HOOKS = _HookHost(
+    name="GitLab",
+    secret=lambda settings: settings.gitlab_token,
+    setting="WEBHOOK_GITLAB_TOKEN",
+    authentic=lambda secret, _body, headers: gitlab_token_valid(secret, headers.get("x-gitlab-token")),
+    credential="token",
+    credential_header="X-Gitlab-Token",
+    event_header="x-gitlab-event",
+    delivery_headers=("x-gitlab-event-uuid", "idempotency-key"),
+    translate=gitlab_event,
+)
+
+
+async def _receive(request: Request, host: _HookHost, settings: WebhookSettings, publisher: Publisher) -> JSONResponse:
+    secret = host.secret(settings)
+    if secret is None:
+        return _answer(403, "refused", reason=f"{host.name} hooks are not configured ({host.setting})")
+    try:
+        body = await read_capped(request, settings.max_body_bytes)
+    except BodyTooLargeError:
+        return _answer(413, "refused", reason=f"body over {settings.max_body_bytes} bytes")
+    if not host.authentic(secret, body, request.headers):
+        logger.warning("%s delivery refused: bad or missing %s", host.name, host.credential)
+        return _answer(401, "refused", reason=f"bad or missing {host.credential_header}")
+    event = request.headers.get(host.event_header, "")
+    named = (request.headers.get(header) for header in host.delivery_headers)
+    delivery = next((value for value in named if value), None) or stable_id("body", body)
+    try:
+        translated = host.translate(event, delivery, body)
+    except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as error:
+        return _answer(400, "refused", reason=f"unexpected {event} payload: {error}")
+    return await _publish(publisher, translated, host.name, delivery)
+
+
 def create_app(
     settings: WebhookSettings,
     publisher: Publisher,
@@ -97,52 +165,18 @@ def create_app(
         A Starlette app with ``POST /hooks/github``, ``POST /hooks/gitlab`` and ``GET /healthz``.
     """
 
-    async def github(request: Request) -> JSONResponse:
-        if settings.github_secret is None:
-            return _answer(403, "refused", reason="GitHub hooks are not configured (WEBHOOK_GITHUB_SECRET)")
-        try:
-            body = await read_capped(request, settings.max_body_bytes)
-        except BodyTooLargeError:
-            return _answer(413, "refused", reason=f"body over {settings.max_body_bytes} bytes")
-        if not github_signature_valid(settings.github_secret, body, request.headers.get("x-hub-signature-256")):
-            logger.warning("GitHub delivery refused: bad or missing signature")
-            return _answer(401, "refused", reason="bad or missing X-Hub-Signature-256")
-        event = request.headers.get("x-github-event", "")
-        delivery = request.headers.get("x-github-delivery") or stable_id("body", body)
-        try:
-            translated = github_event(event, delivery, body)
-        except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as error:
-            return _answer(400, "refused", reason=f"unexpected {event} payload: {error}")
-        return await _publish(publisher, translated, "GitHub", delivery)
+    def receiver(host: _HookHost) -> Callable[[Request], Awaitable[JSONResponse]]:
+        async def receive(request: Request) -> JSONResponse:
+            return await _receive(request, host, settings, publisher)
 
-    async def gitlab(request: Request) -> JSONResponse:
-        if settings.gitlab_token is None:
-            return _answer(403, "refused", reason="GitLab hooks are not configured (WEBHOOK_GITLAB_TOKEN)")
-        try:
-            body = await read_capped(request, settings.max_body_bytes)
-        except BodyTooLargeError:
-            return _answer(413, "refused", reason=f"body over {settings.max_body_bytes} bytes")
-        if not gitlab_token_valid(settings.gitlab_token, request.headers.get("x-gitlab-token")):
-            logger.warning("GitLab delivery refused: bad or missing token")
-            return _answer(401, "refused", reason="bad or missing X-Gitlab-Token")
-        event = request.headers.get("x-gitlab-event", "")
-        delivery = (
-            request.headers.get("x-gitlab-event-uuid")
-            or request.headers.get("idempotency-key")
-            or stable_id("body", body)
-        )
-        try:
-            translated = gitlab_event(event, delivery, body)
-        except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as error:
-            return _answer(400, "refused", reason=f"unexpected {event} payload: {error}")
-        return await _publish(publisher, translated, "GitLab", delivery)
+        return receive
 
     async def healthz(_request: Request) -> JSONResponse:
         return _answer(200, "ok")
 
     routes = [
-        Route(GITHUB_PATH, github, methods=["POST"]),
-        Route(GITLAB_PATH, gitlab, methods=["POST"]),
+        Route(GITHUB_PATH, receiver(GITHUB_HOOKS), methods=["POST"]),
+        Route(GITLAB_PATH, receiver(GITLAB_HOOKS), methods=["POST"]),
         Route("/healthz", healthz, methods=["GET"]),
     ]
     return Starlette(routes=routes, lifespan=lifespan)
