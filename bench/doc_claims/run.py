@@ -226,7 +226,7 @@ def report(labels: list[Label], findings_by_state: dict[tuple[str, str], list[Fi
         figures["false_alarms"][name] = {"false": false, "labelled": len(group), "extracted": extracted}
 
     figures["per_state"] = _print_per_state(labels, findings_by_state, out)
-    figures["unlabelled_alarms"] = _print_reading_lists(stale, findings_by_state, labelled_alarm_ids, out)
+    figures["unlabelled_alarms"] = _print_reading_lists(labels, findings_by_state, labelled_alarm_ids, out)
     return figures
 
 
@@ -254,15 +254,24 @@ def _print_per_state(
 
 
 def _print_reading_lists(
-    stale: list[Label], findings_by_state: dict[tuple[str, str], list[Finding]], labelled: set[int], out: Any
+    labels: list[Label], findings_by_state: dict[tuple[str, str], list[Finding]], labelled: set[int], out: Any
 ) -> int:
-    """Print the missed stale claims (with what the checker said) and the unlabelled alarms; return the latter count."""
+    """Print the missed stale claims, the false alarms and the unlabelled alarms; return the count of the last."""
+    stale = [label for label in labels if label.label == "stale"]
     misses = [label for label in stale if label.matched is None or label.matched.status not in ALARMS]
     print(f"\nmissed stale claims ({len(misses)}): what the checker said", file=out)
     for label in misses:
         said = f"{label.matched.status}: {label.matched.evidence}" if label.matched else "no claim extracted"
         where = f"{label.repo}@{label.commit[:10]} {label.doc}:{label.line}"
         print(f"  {where} {label.kind} {label.name!r} — {said}", file=out)
+
+    wrong = [label for label in labels if label.label == "ok" and label.matched and label.matched.status in ALARMS]
+    print(f"\nfalse alarms ({len(wrong)}): the alarm, and what the label says", file=out)
+    for label in wrong:
+        f = label.matched
+        where = f"{label.repo}@{label.commit[:10]} {label.doc}:{label.line}"
+        said = f"[{label.category}: {label.reason[:120]}]"
+        print(f"  {where} {f.kind} {f.status} {f.ref!r} {said} — {f.evidence}", file=out)
 
     unlabelled = [
         (state, f)

@@ -307,13 +307,22 @@ def _newest_definitions(
     return {**{word: value for word, value in named.items() if word not in best}, **best}
 
 
+_NOT_OWN_SOURCE_FOLDERS = frozenset(
+    {"test", "tests", "testing", "testdata", "examples", "example", "docs", "doc", "fixtures"}
+    | {"dist", "build", "vendor", "node_modules", "third_party", "bower_components", "site-packages"}
+)
+"""Folders whose code is not the repository's own source: tests and samples define names of their own,
+build output and vendored trees repeat (or bundle) other code."""
+
+
 def _is_test_or_sample(path: str) -> bool:
-    """Test code and examples define names of their own: those are not the repository's API."""
+    """Test code, examples, build output and vendored code: what they define is not the repository's API."""
     parts = path.lower().split("/")
     name = parts[-1]
     folders = set(parts[:-1])
     return (
-        bool(folders & {"test", "tests", "testing", "testdata", "examples", "example", "docs", "doc", "fixtures"})
+        bool(folders & _NOT_OWN_SOURCE_FOLDERS)
+        or name.endswith((".min.js", ".bundle.js"))
         or name.startswith("test_")
         or name.endswith(("_test.go", "_test.py", ".test.js", ".spec.js", ".test.ts", ".spec.ts"))
     )

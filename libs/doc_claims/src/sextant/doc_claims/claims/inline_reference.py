@@ -76,8 +76,8 @@ def inline_claims(literal: str, clause: str, after: str) -> list[Draft]:  # noqa
     text = literal.strip()
     if len(text) > 2 and text[0] == text[-1] and text[0] in "'\"":
         text = text[1:-1]  # `'admin/index.html'`: the quotes are the language's, not the name's
-    if not text or len(text) > 200 or is_example(clause):
-        return []
+    if not text or len(text) > 200 or is_example(clause) or after.startswith(("...", "…")):
+        return []  # `typer.File`...: the start of names the reader types, not a name
     if text.split()[0] in HTTP_METHODS or _HTTP_LINE.match(text):
         return []
     if (call := _CALL.match(text)) is not None and " " in text:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import shlex
 
@@ -18,6 +19,7 @@ from sextant.doc_claims.claims.name_shapes import Draft
 _SEGMENT_SPLIT = re.compile(r"\s*(?:&&|\|\||[;|])\s*")
 _ASSIGN = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=")
 _REDIRECT = re.compile(r"^\d?[<>]")
+_WRITES_FILE = re.compile(r"(?<![\d&<>])>>?[ \t]*(?![&\s]|/dev/)\S")
 _OUTPUT_OPTION = re.compile(r"^(?:-o|-O|--out\w*|--output[\w-]*|--dest\w*|--target-dir|--log-file)$")
 
 
@@ -33,8 +35,13 @@ def command_claims(line: str) -> list[Draft]:
         never command claims; their file arguments may still be path claims.
     """
     drafts: list[Draft] = []
-    for segment in _SEGMENT_SPLIT.split(line.split(" #", 1)[0]):
+    line = line.split(" #", 1)[0]
+    for segment in _SEGMENT_SPLIT.split(line):
         drafts.extend(_segment_claims(segment))
+    if _WRITES_FILE.search(line):
+        # `mocha --reporter=doc | cat docs/head.html - docs/tail.html > docs/test.html` writes a file:
+        # the line works in the reader's tree, so its files are the reader's, absent or not.
+        drafts = [dataclasses.replace(d, explicit=False) if d.kind == "path" else d for d in drafts]
     return drafts
 
 

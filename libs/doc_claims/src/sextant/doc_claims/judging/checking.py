@@ -207,6 +207,10 @@ def _resolve_path(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR091
     if claim.linked and target.startswith("/") and "/" in target.strip("/") and site_root not in facts.directories:
         # `[hooks](/api/hook)`: a page of the built site, whose folder the repository does not hold.
         return Resolution("unverifiable", f"{target} is a path of the built site: no {site_root}/ here")
+    if claim.linked and folder and target.endswith("/"):
+        # `[API documentation](api/)`, `[newsletter](/newsletter/)` from a page of the docs: a folder-style
+        # URL of the built site (generated API pages, pretty URLs), which the sources need not hold.
+        return Resolution("unverifiable", f"no folder {target} here: from a docs page, a page of the built site")
     if claim.explicit:
         return Resolution("contradicted", f"no file or folder {target} in the indexed files")
     return Resolution("unverifiable", f"no file named {target} in the indexed files; it may be the reader's own file")
@@ -298,6 +302,9 @@ def _resolve_symbol(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR0
     if name in facts.modules:
         path = facts.modules[name]
         return Resolution("verified", f"module {name} is {path}", path)
+    if (named := facts.dotted_strings.get(name)) is not None:
+        # `flask.commands`: an entry-point group, a logger or a settings name the code writes as a string.
+        return Resolution("verified", f"named as the string '{name}' in {_where(named)}", named.path)
     if "." in name and (lookup := resolve_qualified(name, facts)) is not None:
         if lookup.found:
             return Resolution("verified", lookup.evidence, lookup.path, site=lookup.site)

@@ -93,7 +93,15 @@ class CodeFacts:
     star_exports: frozenset[str] = frozenset()
     """Code files that re-export whole modules (`from x import *`, `export * from`): any name may be theirs."""
     class_bases: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
-    """Class name → the simple names of its bases, from its declaration line."""
+    """Class name → the simple names of its bases, from the declaration lines of every class of that
+    name, each read through its file's import aliases (`class Blueprint(SansioBlueprint)` after
+    `from .sansio.blueprints import Blueprint as SansioBlueprint` has base `Blueprint`)."""
+    attached_members: Mapping[str, frozenset[str]] = dataclasses.field(default_factory=dict)
+    """Name → members assigned onto it from outside a class body (`CancelToken.source = function …`,
+    `Router.prototype.route = …`, `Flask.json = property(…)`): a constructor function's or an object's API."""
+    dotted_strings: Mapping[str, Site] = dataclasses.field(default_factory=dict)
+    """Dotted names the repository's own code writes as whole string literals (`"flask.commands"`: an
+    entry-point group, a logger or settings name) → where: named by the code, though no attribute."""
     signatures: Mapping[tuple[str, str], tuple[str, ...]] = dataclasses.field(default_factory=dict)
     """(file, qualified symbol) → its declaration line(s), one per definition (overloads, a property's
     getter and setter): what a definition looks like at the head."""
@@ -131,7 +139,10 @@ class CodeFactsCollector:
         self._dates: dict[str, str | None] = {}
         self._whole_tree = False
         self._file_tokens: dict[str, set[str]] = defaultdict(set)
-        self._bases: dict[str, tuple[str, ...]] = {}
+        self._bases: dict[tuple[str, str], tuple[str, ...]] = {}
+        self._aliases: dict[str, dict[str, tuple[str, str]]] = defaultdict(dict)
+        self._attached: dict[str, set[str]] = defaultdict(set)
+        self._dotted_strings: dict[str, Site] = {}
         self._signatures: dict[tuple[str, str], list[str]] = defaultdict(list)
         self._star_exports: set[str] = set()
         self._bindings: dict[str, set[str]] = defaultdict(set)
@@ -160,6 +171,14 @@ class CodeFactsCollector:
         if _STAR_EXPORT.search(payload.text):
             self._star_exports.add(path)
         self._bindings[path].update(bound_names(payload.text))
+        self._aliases[path].update(import_aliases(payload.text))
+        for owner, member in attached_members(payload.text):
+            self._attached[owner].add(member)
+        if not _is_sample_path(path):
+            for offset, dotted in dotted_string_literals(payload.text):
+                site = Site(path, payload.start_line + offset)
+                if dotted not in self._dotted_strings or site < self._dotted_strings[dotted]:
+                    self._dotted_strings[dotted] = site
         for program, line in declared_programs(path, payload.text, payload.start_line):
             site = Site(path, line)
             if program not in self._programs or site < self._programs[program]:
@@ -172,8 +191,8 @@ class CodeFactsCollector:
         qualified = f"{payload.parent}.{name}" if payload.parent else name
         if payload.signature and payload.window == 0:
             self._signatures[(payload.path, qualified)].append(payload.signature)
-        if payload.symbol_type in _CLASS_TYPES and payload.signature and name not in self._bases:
-            self._bases[name] = class_bases(payload.signature)
+        if payload.symbol_type in _CLASS_TYPES and payload.signature and (payload.path, name) not in self._bases:
+            self._bases[(payload.path, name)] = class_bases(payload.signature)
         site = SymbolSite(payload.path, payload.start_line, payload.symbol_type, qualified)
         _keep_first(self._symbols[name.rsplit(".", 1)[-1]], (site.path, qualified), site)
         forms = {qualified}
@@ -208,6 +227,7 @@ class CodeFactsCollector:
         """The gathered facts."""
         directories = {str(parent) for path in self._files for parent in PurePosixPath(path).parents}
         directories.discard(".")
+        import_modules = self._import_modules()
         by_name: dict[str, list[str]] = defaultdict(list)
         for path in sorted(self._files | directories):
             by_name[path.rsplit("/", 1)[-1]].append(path)
@@ -225,14 +245,36 @@ class CodeFactsCollector:
             last_modified=dict(self._dates),
             directory_last_modified=self._directory_dates(),
             file_tokens={path: frozenset(tokens) for path, tokens in self._file_tokens.items()},
-            class_bases=dict(self._bases),
+            class_bases=self._resolved_bases(import_modules),
+            attached_members={owner: frozenset(members) for owner, members in self._attached.items()},
+            dotted_strings=dict(self._dotted_strings),
             star_exports=frozenset(self._star_exports),
             file_bindings={path: frozenset(names) for path, names in self._bindings.items()},
             bound_anywhere=frozenset().union(*self._bindings.values()),
-            import_modules=self._import_modules(),
+            import_modules=import_modules,
             signatures={key: tuple(value) for key, value in self._signatures.items()},
             whole_tree=self._whole_tree,
         )
+
+    def _resolved_bases(self, import_modules: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
+        """Bases of every class by simple name, read through the import aliases of the class's file.
+
+        An alias of one of the repository's own names stands for that name (`SansioBlueprint` →
+        `Blueprint`); an alias of another package's name becomes its dotted name
+        (`RequestBase` → `werkzeug.wrappers.Request`), which no class here answers to.
+        """
+        own_roots = {module.split(".", 1)[0] for module in import_modules}
+        bases: dict[str, dict[str, None]] = defaultdict(dict)
+        for (path, name), raw in sorted(self._bases.items()):
+            aliases = self._aliases.get(path, {})
+            for base in raw:
+                if base not in aliases:
+                    bases[name][base] = None
+                    continue
+                module, original = aliases[base]
+                own = module.startswith(".") or module.split(".", 1)[0] in own_roots
+                bases[name][original if own else f"{module}.{original}"] = None
+        return {name: tuple(found) for name, found in bases.items()}
 
     def _modules(self) -> dict[str, str]:
         """Every dotted suffix of a code file's or code folder's path: `pkg.mod`, `mod`, ..."""
@@ -308,8 +350,16 @@ _BINDING = re.compile(
     r"|^[ \t]*export[ \t]+(?:const|let|var|function|class|async function)[ \t]+([A-Za-z_$][\w$]*)",
     re.M,
 )
-_IMPORT_LINE = re.compile(r"^[ \t]*(?:from[ \t]+\S+[ \t]+)?import[ \t]+(\([^)]*\)|[^\n]+)", re.M)
+_IMPORT_LINE = re.compile(r"^[ \t]*(?:from[ \t]+(\S+)[ \t]+)?import[ \t]+(\([^)]*\)|[^\n]+)", re.M)
+_LINE_COMMENT = re.compile(r"[ \t]*#[^\n]*")
 _QUOTED = re.compile(r"[\"']([A-Za-z_]\w*)[\"']")
+_ALIASED = re.compile(r"\b([A-Za-z_]\w*)[ \t]+as[ \t]+([A-Za-z_]\w*)")
+_ATTACHED = re.compile(
+    r"^[ \t]*(?!(?:self|cls|this|exports|module|window|global|globalThis)\.)([A-Za-z_$][\w$]*)"
+    r"(?:\.prototype)?\.([A-Za-z_$][\w$]*)[ \t]*=(?!=)",
+    re.M,
+)
+_DOTTED_STRING = re.compile(r"[\"']([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)[\"']")
 
 
 def bound_names(text: str) -> set[str]:
@@ -322,9 +372,9 @@ def bound_names(text: str) -> set[str]:
         The names.
     """
     names = {next(g for g in match.groups() if g) for match in _BINDING.finditer(text)}
-    text = text.replace("\\\n", " ")  # `from .signals import a, \` continues on the next line
+    text = _LINE_COMMENT.sub("", text.replace("\\\n", " "))  # `import a, \` goes on; a comment names nothing
     for match in _IMPORT_LINE.finditer(text):
-        for part in match.group(1).strip("()").replace("\n", ",").split(","):
+        for part in match.group(2).strip("()").replace("\n", ",").split(","):
             words = part.split()
             if words and re.fullmatch(r"[A-Za-z_]\w*", words[-1]):
                 names.add(words[-1])
@@ -332,6 +382,57 @@ def bound_names(text: str) -> set[str]:
         start = text.index("__all__")
         names.update(_QUOTED.findall(text[start : text.find("]", start) + 1 or len(text)]))
     return names
+
+
+def import_aliases(text: str) -> dict[str, tuple[str, str]]:
+    """Names a `from … import … as …` binds under another name.
+
+    Args:
+        text: Code text.
+
+    Returns:
+        Alias → (the module imported from, the imported name): `SansioBlueprint` →
+        (`.sansio.blueprints`, `Blueprint`).
+    """
+    aliases = {}
+    text = _LINE_COMMENT.sub("", text.replace("\\\n", " "))
+    for match in _IMPORT_LINE.finditer(text):
+        if match.group(1) is None:
+            continue  # `import a.b as c`: a module alias, not a class's
+        for original, alias in _ALIASED.findall(match.group(2)):
+            if alias != original:
+                aliases[alias] = (match.group(1), original)
+    return aliases
+
+
+def attached_members(text: str) -> set[tuple[str, str]]:
+    """(owner, member) of each statement assigning a member onto a name: `CancelToken.source = function …`.
+
+    Args:
+        text: Code text.
+
+    Returns:
+        The pairs (`X.prototype.y = …` gives (X, y)); assignments on self, this, exports and globals are left out.
+    """
+    return set(_ATTACHED.findall(text))
+
+
+def dotted_string_literals(text: str) -> list[tuple[int, str]]:
+    """(line offset, name) of each dotted name written as a whole string literal (`"flask.commands"`).
+
+    Args:
+        text: Code text.
+
+    Returns:
+        The literals with their 0-based line offsets in the text.
+    """
+    return [(text.count("\n", 0, match.start()), match.group(1)) for match in _DOTTED_STRING.finditer(text)]
+
+
+def _is_sample_path(path: str) -> bool:
+    """Tests, examples and docs: code whose strings are not the repository's own names."""
+    parts = path.lower().split("/")
+    return bool(set(parts[:-1]) & _SAMPLE_FOLDERS) or parts[-1].startswith("test_") or "_test." in parts[-1]
 
 
 def class_bases(signature: str) -> tuple[str, ...]:

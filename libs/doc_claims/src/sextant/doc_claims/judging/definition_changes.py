@@ -210,6 +210,7 @@ def _lost_members(
     members = {key[len(prefix) :] for key in old if key.startswith(prefix) and "." not in key[len(prefix) :]}
     members |= class_fields(old_class.source)
     tokens = facts.file_tokens.get(path, frozenset())
+    cls = qualified.rsplit(".", 1)[-1]
     lost = sorted(
         m
         for m in members
@@ -217,6 +218,7 @@ def _lost_members(
         and m in nearby
         and f"{qualified}.{m}" not in facts.qualified_symbols
         and m not in tokens
+        and _gone_from_class(cls, m, facts)
     )
     return ("member", tuple(lost), qualified) if lost else None
 

@@ -70,8 +70,8 @@ def revise_with_past_names(
             past = None  # defined once, but elsewhere than the module the doc names
         if past is not None and past.removed_by is None:
             past = None  # no commit after it drops the definition: it may still be there in another form
-        if past is not None and not past.defined and name in facts.identifiers:
-            past = None  # only ever used, and still used today: not gone
+        if past is not None and not past.defined and not declares_parameter(past.text, name):
+            past = None  # only ever named (a call's keyword, a settings key, a word in a comment): not ours to lose
         if past is not None and resolution.absent_is_class and not _CLASS_DEFINITION.match(past.text):
             past = None  # the doc uses it as a class; what the code once had by that name was not one
         if past is not None:
@@ -100,6 +100,30 @@ def revise_with_past_names(
         else:
             revised.append((claim, resolution))
     return revised
+
+
+_HEADER_PARAMETERS = re.compile(r"^\s*(?:export\s+)?(?:async\s+)?(?:def|function|func)\b[^(]*\((.*)")
+
+
+def declares_parameter(line: str, name: str) -> bool:
+    """Whether a code line is a function header that declares `name` as a parameter.
+
+    A parameter of one of the repository's functions is part of its API (`def configure(convert_filters=…)`),
+    while the same word as a call's keyword (`Rule(build_only=True)`), a settings key or a word of a
+    comment is only a use of someone's name.
+
+    Args:
+        line: One line of code (a `def`, `function` or `func` header, or anything else).
+        name: A simple identifier.
+
+    Returns:
+        True when the line opens a definition whose parameter list holds the name.
+    """
+    header = _HEADER_PARAMETERS.match(line)
+    if header is None:
+        return False
+    pattern = rf"(?:^|[(,])\s*\*{{0,2}}{re.escape(name)}\s*(?:[:=,)?]|$|\s+[A-Za-z*\[])"
+    return re.search(pattern, header.group(1)) is not None
 
 
 def in_module(path: str, module: str) -> bool:

@@ -62,9 +62,18 @@ def resolve_qualified(name: str, facts: CodeFacts) -> QualifiedLookup | None:
             return member_of_class(rest[-2], member, facts, qualifier=".".join(parts[:-1]))
         return None  # an attribute of an object (`flask.request.files`): its type is not known here
     qualifier = parts[-2]
+    if member in facts.attached_members.get(qualifier, ()):
+        return _attached(qualifier, member, facts)
     if _class_sites(qualifier, facts):
         return member_of_class(qualifier, member, facts, qualifier=".".join(parts[:-1]))
     return None
+
+
+def _attached(owner: str, member: str, facts: CodeFacts) -> QualifiedLookup:
+    sites = facts.symbols.get(owner, ())
+    path = sites[0].path if sites else None
+    where = f" (defined in {path})" if path else ""
+    return QualifiedLookup(True, f"assigned as {owner}.{member} = …{where}", path)
 
 
 def _in_module(module: str, path: str, member: str, facts: CodeFacts) -> QualifiedLookup:
@@ -128,6 +137,8 @@ def member_of_class(cls: str, member: str, facts: CodeFacts, *, qualifier: str) 
                 return QualifiedLookup(
                     True, f"defined in {site.path}:{site.line} ({site.symbol_type} {site.qualified})", site.path, site
                 )
+            if member in facts.attached_members.get(name, ()):
+                return _attached(name, member, facts)
             for site in sites:
                 if member in facts.file_bindings.get(site.path, frozenset()):
                     return QualifiedLookup(True, f"set in {site.path}, where class {name} is defined", site.path)
