@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from faststream.nats import NatsRouter
-
-from sextant.bus import Bus, DeliveryPolicy, EmbeddedNats, build_broker, consume
+from sextant.bus import Bus, EmbeddedNats, build_broker
 from sextant.contracts import (
     Event,
     EventParked,
@@ -21,16 +19,15 @@ from sextant.contracts import (
     utc_now_iso,
 )
 
+from ..support.bus import FAST, collect, start_consumer
+
+__all__ = ["FAST", "REPO", "collect", "repo_updated", "start_consumer", "wait_for"]
+
 REPO = RepoRef.for_url("https://example.com/acme/widgets.git")
-FAST = DeliveryPolicy(ack_wait_seconds=1.0, heartbeat_seconds=0.3, max_deliver=3, backoff_seconds=(0.1,))
 
 
 def repo_updated(run_id: str = "run-1") -> RepoUpdated:
     return RepoUpdated(event_id=event_id_for(RepoUpdated, run_id), run_id=run_id, occurred_at=utc_now_iso(), repo=REPO)
-
-
-async def collect(bus: Bus, subject: str = "sextant.>") -> list[Event | None]:
-    return [event async for _, event, _ in bus.read(subject)]
 
 
 async def wait_for(predicate: Callable[[], bool], within: float = 10.0) -> None:
@@ -38,18 +35,6 @@ async def wait_for(predicate: Callable[[], bool], within: float = 10.0) -> None:
     while not predicate():
         assert asyncio.get_running_loop().time() < deadline, "condition not reached in time"
         await asyncio.sleep(0.05)
-
-
-async def start_consumer(
-    nats_url: str, handle: Callable[[RepoUpdated], Awaitable[Sequence[Event]]], durable: str = "svc"
-) -> Bus:
-    bus = Bus(build_broker(nats_url), delivery=FAST)
-    router = NatsRouter()
-    consume(router, bus, event_type=RepoUpdated, durable=durable, stage="test", handle=handle)
-    bus.broker.include_router(router)
-    await bus.connect()
-    await bus.broker.start()
-    return bus
 
 
 async def test_same_event_published_twice_is_stored_once(bus: Bus) -> None:

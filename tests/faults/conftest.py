@@ -177,3 +177,14 @@ def python_repository(root: Path, files: int, functions: int) -> Path:
     git(root, "add", ".")
     git(root, "commit", "-q", "-m", "initial")
     return root
+
+
+def resident_memory(pid: int | str = "self") -> int:
+    """Resident set size of a process in bytes (VmRSS), 0 once it is gone."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
