@@ -19,30 +19,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from index_inputs import bench_arguments, head_chunks, request_for
+
 from sextant.chunkstore import collection_name
 from sextant.chunkstore.edge_store import EdgeChunkStore
-from sextant.contracts import FileRecencyComputed, RepoRef, RepoUpdated, event_id_for, utc_now_iso
 from sextant.embedding import LocalMiniLM
 from sextant.gitsource.mirror import RepoMirror
 from sextant.indexer import DiscoveryRules, IndexerDeps, IndexerSettings, IndexProgress, index_repository
-from sextant.indexer.discovery import content_skip_reason
-from sextant.parsing import build_chunks, decode_source
-
-
-def request_for(url: str, run_id: str) -> tuple[RepoUpdated, FileRecencyComputed]:
-    repo = RepoRef.for_url(url)
-    request = RepoUpdated(
-        event_id=event_id_for(RepoUpdated, run_id), run_id=run_id, occurred_at=utc_now_iso(), repo=repo
-    )
-    recency = FileRecencyComputed(
-        event_id=event_id_for(FileRecencyComputed, run_id),
-        run_id=run_id,
-        occurred_at=utc_now_iso(),
-        repo=repo,
-        request=request,
-        status="skipped",
-    )
-    return request, recency
 
 
 def dense_texts(deps: IndexerDeps, url: str) -> list[str]:
@@ -53,14 +36,7 @@ def dense_texts(deps: IndexerDeps, url: str) -> list[str]:
     state = deps.mirrors.sync(source)
     entries = [e for e in deps.mirrors.list_tree(source, state.head_sha) if deps.settings.rules.wants_path(e.path)]
     blobs = deps.mirrors.read_blobs(source, [e.blob_sha for e in entries], deps.settings.rules.max_file_bytes)
-    texts: list[str] = []
-    for entry in entries:
-        data = blobs.get(entry.blob_sha)
-        if data is None or content_skip_reason(data, deps.settings.rules.max_file_bytes):
-            continue
-        chunks = build_chunks(entry.path, decode_source(data), max_chars=deps.embedder.max_chars)
-        texts.extend(chunk.dense_text for chunk in chunks)
-    return texts
+    return [chunk.dense_text for chunk in head_chunks(entries, blobs, deps.settings.rules, deps.embedder.max_chars)]
 
 
 async def model_rate(model: LocalMiniLM, texts: list[str]) -> float:
@@ -123,9 +99,5 @@ async def main(args: argparse.Namespace, url: str) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--repo", required=True, help="path of a (bare) git repository to index")
-    parser.add_argument("--root", default=None, help="INDEX_ROOT: index only this folder")
-    parser.add_argument("--model-sample", type=int, default=1024, help="dense texts timed on the bare model")
-    arguments = parser.parse_args()
+    arguments = bench_arguments(__doc__, model_sample=1024)
     asyncio.run(main(arguments, Path(arguments.repo).absolute().as_uri()))

@@ -26,17 +26,17 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from index_inputs import bench_arguments, head_chunks, request_for
+
 from sextant.chunkstore import collection_name, dense_text_of
 from sextant.chunkstore.edge_store import EdgeChunkStore
-from sextant.contracts import ChunksIndexed, FileRecencyComputed, RepoRef, RepoUpdated, event_id_for, utc_now_iso
+from sextant.contracts import ChunksIndexed
 from sextant.embedding import LocalMiniLM, SparseEncoder
 from sextant.gitsource.access import RepoSource
 from sextant.gitsource.mirror import RepoMirror
 from sextant.gitsource.recency import read_recency
 from sextant.indexer import DiscoveryRules, IndexerDeps, IndexerSettings, index_repository
 from sextant.indexer.dense_stage import DenseStage, on_chunks_indexed
-from sextant.indexer.discovery import content_skip_reason
-from sextant.parsing import build_chunks, decode_source
 
 
 class InstantEmbedder:
@@ -65,22 +65,6 @@ class InstantEmbedder:
         return [1.0] + [0.0] * (self.dimension - 1)
 
 
-def request_for(url: str, run_id: str) -> tuple[RepoUpdated, FileRecencyComputed]:
-    repo = RepoRef.for_url(url)
-    request = RepoUpdated(
-        event_id=event_id_for(RepoUpdated, run_id), run_id=run_id, occurred_at=utc_now_iso(), repo=repo
-    )
-    recency = FileRecencyComputed(
-        event_id=event_id_for(FileRecencyComputed, run_id),
-        run_id=run_id,
-        occurred_at=utc_now_iso(),
-        repo=repo,
-        request=request,
-        status="skipped",
-    )
-    return request, recency
-
-
 def timed(work: dict[str, float], name: str, started: float) -> None:
     work[name] = time.perf_counter() - started
 
@@ -101,13 +85,7 @@ def floor_parts(home: Path, url: str, embedder: LocalMiniLM, rules: DiscoveryRul
     timed(parts, "ls-tree", started)
     started = time.perf_counter()
     blobs = mirrors.read_blobs(source, [entry.blob_sha for entry in entries], rules.max_file_bytes)
-    sparse_texts: list[str] = []
-    for entry in entries:
-        data = blobs.get(entry.blob_sha)
-        if data is None or content_skip_reason(data, rules.max_file_bytes):
-            continue
-        chunks = build_chunks(entry.path, decode_source(data), max_chars=embedder.max_chars)
-        sparse_texts.extend(chunk.sparse_text for chunk in chunks)
+    sparse_texts = [chunk.sparse_text for chunk in head_chunks(entries, blobs, rules, embedder.max_chars)]
     timed(parts, "read + parse", started)
     started = time.perf_counter()
     SparseEncoder().encode_documents(sparse_texts)
@@ -225,10 +203,6 @@ async def main(args: argparse.Namespace, url: str, local: str) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--repo", required=True, help="path of a (bare) git repository to index")
-    parser.add_argument("--root", default=None, help="INDEX_ROOT: index only this folder")
-    parser.add_argument("--model-sample", type=int, default=256, help="dense texts timed on the bare model")
-    arguments = parser.parse_args()
+    arguments = bench_arguments(__doc__, model_sample=256)
     repo_path = Path(arguments.repo).absolute()
     asyncio.run(main(arguments, repo_path.as_uri(), repo_path.as_posix()))

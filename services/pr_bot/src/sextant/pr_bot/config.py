@@ -28,14 +28,7 @@ class PrBotSettings:
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> PrBotSettings:
-        """Read the settings.
-
-        Args:
-            env: Environment variables.
-
-        Returns:
-            The settings.
-        """
+        """The settings from environment variables, each named in its field's docstring."""
         return cls(
             github_token=env_str(env, "PR_BOT_GITHUB_TOKEN") or env_str(env, "GITHUB_TOKEN"),
             gitlab_token=env_str(env, "PR_BOT_GITLAB_TOKEN") or env_str(env, "GITLAB_TOKEN"),

@@ -29,14 +29,7 @@ class WebhookSettings:
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> WebhookSettings:
-        """Read the settings.
-
-        Args:
-            env: Environment variables.
-
-        Returns:
-            The settings.
-        """
+        """The settings from environment variables, each named in its field's docstring."""
         return cls(
             github_secret=env_str(env, "WEBHOOK_GITHUB_SECRET"),
             gitlab_token=env_str(env, "WEBHOOK_GITLAB_TOKEN"),
