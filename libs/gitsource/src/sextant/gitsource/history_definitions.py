@@ -1,22 +1,26 @@
 """Where a name was defined in the repository's past, and which commit removed it.
 
 Used for names a doc writes that the head commit does not define. The look-up is bounded and runs
-in three git calls whatever the number of names, never one per name:
+in a few git calls whatever the number of names, never one per name:
 
 1. Sample trees: the head's first-parent history is sampled at geometric depths (8, 16, 32, …
    commits back, and the root), so recent history is dense and old history sparse.
-2. One `git grep -F -w` over all sampled trees at once for every name (a fixed-string search, so
-   hundreds of names cost one scan); each hit line is then read as a definition or not (`def N(`,
-   `class N`, `func N(`, `type N `, `N = …` at the top level, …).
+2. One Perl-compatible `git grep` per language over a batch of sampled trees at once, newest batch
+   first: every name in one alternation inside that language's defining forms (`def N(`,
+   `class N`, `func N(`, `type N `, `N = …` at the top level, …), so a name the head's code still
+   uses everywhere costs its few definitions, not its every use. Names the head's code does not
+   use at all are also searched as words (the code once using one is evidence too).
 3. For each name found, the removal lies between the newest sample that has it and the next newer
-   one (or the head). One `git log -p -U0 -G` over the union of those ranges, limited to the files
-   the definitions were in, names the newest commit whose diff drops the definition; one `git show`
-   of those commits lists what they added (a rename's new name).
+   one (or the head). One `git log -p -U0 -G` per such stretch, limited to the names and files it
+   can hold, names the newest commit whose diff drops the definition (the stretches do not overlap:
+   together they read history at most once); one `git show` of those commits lists what they added
+   (a rename's new name).
 
 The output of each call is capped (`max_bytes`) and every call has a time limit, so a huge history
 costs at most the budget; the result says when a budget cut the search short. Names that live and
-die between two samples are not found (the price of bounded cost). A partial clone is not searched
-at all (its old blobs would have to be fetched): the result says so.
+die between two samples are not found (the price of bounded cost). A partial (blob-less) clone is
+not searched at all — its old blobs would have to be fetched, one round trip per missing object —
+and the result says so; the findings carry that note (docs/doc-claims.md).
 """
 
 from __future__ import annotations
@@ -24,11 +28,12 @@ from __future__ import annotations
 import dataclasses
 import re
 import time
+from collections import defaultdict
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 
-from sextant.gitsource.errors import GitSourceError, GitTimeoutError
+from sextant.gitsource.errors import GitCommandError, GitSourceError, GitTimeoutError
 from sextant.gitsource.history_access import HistoryRepository
 
 DEFAULT_HISTORY_BYTES = 8 * 1024 * 1024
@@ -100,6 +105,16 @@ _CODE_PATHSPECS = tuple(
         "sh",
     ]
 )
+
+_OWN_FORMS = {suffix: f"*.{suffix}" for suffix in _TEMPLATES_BY_SUFFIX}
+_LANGUAGES = (
+    *(
+        (templates, tuple(_OWN_FORMS[s] for s, t in _TEMPLATES_BY_SUFFIX.items() if t is templates))
+        for templates in dict.fromkeys(_TEMPLATES_BY_SUFFIX.values())
+    ),
+    (_OTHER_TEMPLATES, tuple(spec for spec in _CODE_PATHSPECS if spec not in _OWN_FORMS.values())),
+)
+"""(defining forms, the files they apply to): a language's templates and its file patterns."""
 
 
 @dataclass(frozen=True)
@@ -175,6 +190,7 @@ def find_past_definitions(
     repo: HistoryRepository,
     names: Iterable[str],
     *,
+    used: Collection[str] = frozenset(),
     max_bytes: int = DEFAULT_HISTORY_BYTES,
     max_seconds: float = DEFAULT_HISTORY_SECONDS,
 ) -> DefinitionSearch:
@@ -183,6 +199,8 @@ def find_past_definitions(
     Args:
         repo: The opened repository (names are absent from its head).
         names: Simple identifiers to look for.
+        used: Names the head's code still uses: a past use is no news for them, so only their
+            definitions are looked for (their every use would be most of the output).
         max_bytes: Cap on git output read in all (grep hits and diffs).
         max_seconds: Wall-time budget for the whole look-up.
 
@@ -194,30 +212,33 @@ def find_past_definitions(
     if not wanted:
         return search
     if repo.partial:
-        search.note = (
-            "history not searched: a blob-less clone holds no old file contents (fetching them is not allowed)"
-        )
+        search.note = PARTIAL_CLONE_NOTE
         return search
     started = time.monotonic()
     deadline = started + max_seconds
     samples = _sample_commits(repo)
+    used_now = set(used)
     hits: list[tuple[str, str, int, str]] = []
-    # Newest tree first, one grep each, so a spent budget still leaves the recent history searched.
-    for searched, (sha, _) in enumerate(samples):
+    # Newest trees first, a batch per grep, so a spent budget still leaves the recent history searched.
+    for first in range(0, len(samples), _TREES_PER_GREP):
+        batch = [sha for sha, _ in samples[first : first + _TREES_PER_GREP]]
         remaining = deadline - time.monotonic()
         if remaining <= 0 or search.bytes_read > max_bytes:
-            search.note = (
-                f"history search covered {searched} of {len(samples)} sampled trees within its budget "
-                f"({max_seconds:g} s, {max_bytes:,} bytes)"
-            )
+            search.note = _covered_note(first, len(samples), max_seconds, max_bytes)
             break
         try:
-            hits += _grep_samples(dataclasses.replace(repo, timeout=remaining), wanted, [sha], search, max_bytes)
+            hits += _grep_trees(
+                dataclasses.replace(repo, timeout=remaining), wanted, used_now, batch, search, max_bytes
+            )
         except GitTimeoutError:
-            search.note = f"history search covered {searched} of {len(samples)} sampled trees within {max_seconds:g} s"
+            search.note = _covered_note(first, len(samples), max_seconds, max_bytes)
             break
-        search.trees = searched + 1
-    definitions = _newest_definitions(hits, samples, wanted)
+        search.trees = first + len(batch)
+    definitions = {
+        name: value
+        for name, value in _newest_definitions(hits, samples, wanted).items()
+        if value[0].defined or name not in used_now  # the head still uses it: a past use is no news
+    }
     remaining = deadline - time.monotonic()
     if definitions and remaining > 0:
         try:
@@ -229,6 +250,19 @@ def find_past_definitions(
     search.found = {name: found for name, (found, _) in definitions.items()}
     search.seconds = time.monotonic() - started
     return search
+
+
+PARTIAL_CLONE_NOTE = "history not searched: a blob-less clone holds no old file contents (fetching them is not allowed)"
+_TREES_PER_GREP = 4
+_PATTERN_CHARS = 24_000
+"""Length of one pattern at most (names times forms): PCRE in git refused ~60,000 and took ~30,000."""
+
+
+def _covered_note(searched: int, sampled: int, max_seconds: float, max_bytes: int) -> str:
+    return (
+        f"history search covered {searched} of {sampled} sampled trees within its budget "
+        f"({max_seconds:g} s, {max_bytes:,} bytes)"
+    )
 
 
 def _sample_commits(repo: HistoryRepository) -> list[tuple[str, CommitRef]]:
@@ -245,34 +279,81 @@ def _sample_commits(repo: HistoryRepository) -> list[tuple[str, CommitRef]]:
     return samples
 
 
-def _grep_samples(
-    repo: HistoryRepository, names: list[str], trees: list[str], search: DefinitionSearch, max_bytes: int
+def _grep_trees(  # noqa: PLR0917 - the names, the trees, and the search the cost is added to
+    repo: HistoryRepository,
+    names: list[str],
+    used: set[str],
+    trees: list[str],
+    search: DefinitionSearch,
+    max_bytes: int,
 ) -> list[tuple[str, str, int, str]]:
-    """(tree, path, line, text) of every line of the sampled trees that has one of the names as a word."""
-    if not trees:
-        return []
-    base = ["grep", "--null", "-n", "-I", "--no-color", "--no-textconv"]
-    # One Perl-compatible alternation is a single automaton (git/git, 1,500 names, one tree: 0.7 s);
-    # `-F -w` with one `-e` per name took minutes there. Without PCRE in git, fall back to `-F -w`.
-    alternation = "|".join(re.escape(name) for name in names)
-    attempts = [[*base, "-P", "-e", rf"(?<![\w$])(?:{alternation})(?![\w$])"]]
-    attempts.append([*base, "-F", "-w", *[arg for name in names[:_FIXED_STRING_NAMES] for arg in ("-e", name)]])
-    out = b""
-    for args in attempts:
-        try:
-            out = repo.git([*args, *trees, "--", *_CODE_PATHSPECS])
-            break
-        except GitTimeoutError:
-            raise
-        except GitSourceError as error:
-            if "exit 1" in str(error):
-                return []  # grep found nothing
-            if args is attempts[-1]:
-                raise
-    if len(out) > max_bytes:
-        search.note = f"history search read only the first {max_bytes:,} bytes of matches"
-        out = out[:max_bytes]
-    search.bytes_read += len(out)
+    """(tree, path, line, text) of the lines of the trees that define a name, or use a name the head does not.
+
+    Definitions are searched with each language's defining forms (one Perl-compatible grep per
+    language over all the trees: one automaton, however many names), so a name the head still uses
+    everywhere costs its few definitions, not its every use; names the head does not use at all
+    are searched as words too (a past use is evidence for them). Without PCRE in git, one
+    `-F -w` grep of every name's uses.
+    """
+    greps = [
+        (["-P", "-e", _language_regex(templates, group, used)], pathspecs)
+        for templates, pathspecs in _LANGUAGES
+        for group in _name_groups(names, _PATTERN_CHARS // len(templates))
+    ]
+    try:
+        outputs = [_grep(repo, args, trees, pathspecs) for args, pathspecs in greps]
+    except GitTimeoutError:
+        raise
+    except GitSourceError:
+        fixed = [arg for name in names[:_FIXED_STRING_NAMES] for arg in ("-e", name)]
+        outputs = [_grep(repo, ["-F", "-w", *fixed], trees, _CODE_PATHSPECS)]
+    hits = []
+    for out in outputs:
+        if search.bytes_read + len(out) > max_bytes:
+            search.note = f"history search read only the first {max_bytes:,} bytes of matches"
+            out = out[: max(0, max_bytes - search.bytes_read)]  # noqa: PLW2901 - cut to the budget
+        search.bytes_read += len(out)
+        hits += _parse_hits(out)
+    return hits
+
+
+def _name_groups(names: list[str], chars: int) -> Iterable[list[str]]:
+    """The names in groups of at most `chars` characters (PCRE refuses a compiled pattern past its size limit)."""
+    group: list[str] = []
+    length = 0
+    for name in names:
+        if group and length + len(name) > chars:
+            yield group
+            group, length = [], 0
+        group.append(name)
+        length += len(name) + 1
+    if group:
+        yield group
+
+
+def _language_regex(templates: tuple[str, ...], names: list[str], used: set[str]) -> str:
+    """A language's defining forms of the names the head uses, and any use of the names it does not."""
+    defined = [re.escape(name) for name in names if name in used]
+    words = [re.escape(name) for name in names if name not in used]
+    forms = [template.format(n="(?:" + "|".join(defined) + ")") for template in templates] if defined else []
+    if words:
+        forms.append(r"(?<![\w$])(?:" + "|".join(words) + r")(?![\w$])")  # every definition is a use too
+    return "|".join(f"(?:{form})" for form in forms)
+
+
+def _grep(repo: HistoryRepository, args: list[str], trees: list[str], pathspecs: tuple[str, ...]) -> bytes:
+    """One `git grep` over the trees; empty when nothing matched."""
+    try:
+        return repo.git(["grep", "--null", "-n", "-I", "--no-color", "--no-textconv", *args, *trees, "--", *pathspecs])
+    except GitTimeoutError:
+        raise
+    except GitCommandError as error:
+        if error.returncode == 1:
+            return b""  # grep found nothing
+        raise
+
+
+def _parse_hits(out: bytes) -> list[tuple[str, str, int, str]]:
     hits = []
     for row in out.decode("utf-8", "replace").split("\n"):
         parts = row.split("\0")
@@ -335,11 +416,42 @@ def _attribute_removals(
     search: DefinitionSearch,
     max_bytes: int,
 ) -> None:
-    """Name the commit that dropped each definition, and what that commit defined instead."""
-    oldest = max(index for _, index in definitions.values())
-    paths = sorted({found.path for found, _ in definitions.values()})
-    regex = r"\b(" + "|".join(re.escape(name) for name in sorted(definitions)) + r")\b"
-    out = repo.git(
+    """Name the commit that dropped each definition, and what that commit defined instead.
+
+    A name defined in sample k and not in the newer sample k-1 (or the head) was dropped between
+    the two, so each such stretch of history is read once, for the names and files it can hold:
+    the stretches do not overlap, so all of them together read history at most once.
+    """
+    by_stretch: dict[int, list[str]] = defaultdict(list)
+    for name, (_, index) in definitions.items():
+        by_stretch[index].append(name)
+    removals: dict[str, CommitRef] = {}
+    for index, names in sorted(by_stretch.items()):
+        newer = samples[index - 1][0] if index > 0 else repo.head
+        out = _diffs_of(repo, names, {definitions[name][0].path for name in names}, f"{samples[index][0]}..{newer}")
+        if search.bytes_read + len(out) > max_bytes:
+            search.note = f"history search read only the first {max_bytes:,} bytes of diffs"
+            out = out[: max(0, max_bytes - search.bytes_read)]
+        search.bytes_read += len(out)
+        for commit, removed, added in commit_diffs(out.decode("utf-8", "replace")):
+            for name in names:
+                found = definitions[name][0]
+                if name in removals:
+                    continue
+                pattern = definition_pattern(name, found.path) if found.defined else _word_pattern(name)
+                if any(pattern.search(line) for line in removed) and not any(pattern.search(line) for line in added):
+                    removals[name] = commit
+    added_by = _added_definitions(repo, {c.sha for c in removals.values()}, search, max_bytes)
+    for name, commit in removals.items():
+        found, index = definitions[name]
+        kept = tuple(n for n in added_by.get(commit.sha, ()) if n != name)
+        definitions[name] = (dataclasses.replace(found, removed_by=commit, added_by_removal=kept), index)
+
+
+def _diffs_of(repo: HistoryRepository, names: list[str], paths: set[str], commits: str) -> bytes:
+    """The `-U0` diffs of a range's commits that add or remove a line naming one of the names, in the files."""
+    regex = r"\b(" + "|".join(re.escape(name) for name in sorted(names)) + r")\b"
+    return repo.git(
         [
             "log",
             "-p",
@@ -351,28 +463,11 @@ def _attribute_removals(
             "--no-color",
             "--format=%x00%H%x00%cI%x00%s",
             f"-G{regex}",
-            f"{samples[oldest][0]}..{repo.head}",
+            commits,
             "--",
-            *paths,
+            *sorted(paths),
         ]
     )
-    if len(out) > max_bytes:
-        search.note = f"history search read only the first {max_bytes:,} bytes of diffs"
-        out = out[:max_bytes]
-    search.bytes_read += len(out)
-    removals: dict[str, CommitRef] = {}
-    for commit, removed, added in commit_diffs(out.decode("utf-8", "replace")):
-        for name, (found, _) in definitions.items():
-            if name in removals:
-                continue
-            pattern = definition_pattern(name, found.path) if found.defined else _word_pattern(name)
-            if any(pattern.search(line) for line in removed) and not any(pattern.search(line) for line in added):
-                removals[name] = commit
-    added_by = _added_definitions(repo, {c.sha for c in removals.values()}, search, max_bytes)
-    for name, commit in removals.items():
-        found, index = definitions[name]
-        kept = tuple(n for n in added_by.get(commit.sha, ()) if n != name)
-        definitions[name] = (dataclasses.replace(found, removed_by=commit, added_by_removal=kept), index)
 
 
 def commit_diffs(log: str) -> Iterable[tuple[CommitRef, list[str], list[str]]]:

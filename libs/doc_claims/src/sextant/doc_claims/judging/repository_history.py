@@ -47,7 +47,11 @@ class RepositoryHistory:
         """
         started = time.monotonic()
         search = find_past_definitions(
-            self.repo, absent_names(judged), max_bytes=self.max_bytes, max_seconds=self.max_seconds
+            self.repo,
+            absent_names(judged),
+            used=facts.identifiers.keys(),
+            max_bytes=self.max_bytes,
+            max_seconds=self.max_seconds,
         )
         self.note = search.note
         self.cost = {"trees": search.trees, "bytes": search.bytes_read, "seconds": search.seconds}

@@ -1,0 +1,50 @@
+"""The history look-up on real repositories: definitions over uses, many names in one search, stretches."""
+
+from __future__ import annotations
+
+from sextant.gitsource.history_access import open_history
+from sextant.gitsource.history_definitions import find_past_definitions
+
+from ..conftest import GitRepo
+
+
+def _history(git_repo: GitRepo) -> str:
+    git_repo.write("acme/__init__.py", "")
+    git_repo.write("acme/net.py", "def zz_open_socket(host, port):\n    return host, port\n")
+    git_repo.write("acme/app.py", "from acme.net import zz_open_socket\n\nSERVER = zz_open_socket('a', 1)\n")
+    git_repo.commit("Add the socket helper", date="2020-01-02T10:00:00+00:00")
+    for day in range(3, 20):  # ordinary history, so the sampled trees lie on both sides of the removal
+        git_repo.write("acme/version.py", f"VERSION = {day}\n")
+        git_repo.commit(f"Bump {day}", date=f"2020-02-{day:02d}T10:00:00+00:00")
+    git_repo.write("acme/net.py", "def connect(host, port):\n    return host, port\n")
+    git_repo.write("acme/app.py", "from acme.net import connect\n\nSERVER = connect('a', 1)\n")
+    removal = git_repo.commit("Rename zz_open_socket to connect", date="2020-03-01T10:00:00+00:00")
+    for day in range(2, 20):
+        git_repo.write("acme/version.py", f"VERSION = {day + 100}\n")
+        git_repo.commit(f"Bump {day + 100}", date=f"2020-03-{day:02d}T10:00:00+00:00")
+    return removal
+
+
+def test_a_name_the_head_still_uses_counts_only_where_it_was_defined(git_repo: GitRepo) -> None:
+    _history(git_repo)
+    repo = open_history(git_repo.root)
+
+    # `host` is a parameter, then and now: with the head's uses known, its past uses are no news.
+    assert "host" not in find_past_definitions(repo, ["host"], used={"host", "port"}).found
+    assert find_past_definitions(repo, ["host"]).found["host"].defined is False  # a use, without that knowledge
+
+
+def test_thousands_of_names_are_one_search_and_the_removal_is_found(git_repo: GitRepo) -> None:
+    removal = _history(git_repo)
+    repo = open_history(git_repo.root)
+    names = [f"generatedName{n:05d}" for n in range(3000)] + ["zz_open_socket"]  # more than one pattern holds
+
+    search = find_past_definitions(repo, names, used={"connect", "host", "port"})
+
+    found = search.found["zz_open_socket"]
+    assert (found.path, found.defined) == ("acme/net.py", True)
+    assert found.removed_by is not None
+    assert found.removed_by.sha == removal
+    assert "connect" in found.added_by_removal
+    assert set(search.found) == {"zz_open_socket"}
+    assert search.note is None
