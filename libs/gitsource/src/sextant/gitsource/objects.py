@@ -101,25 +101,8 @@ def fetch_objects(
 
 
 def object_sizes(git_dir: Path, ids: list[str], *, env: Mapping[str, str], timeout: float) -> dict[str, int]:
-    """Sizes of present blobs (one ``cat-file --batch-check``).
-
-    Args:
-        git_dir: The repository; every id must already be present.
-        ids: Blob ids.
-        env: Child environment.
-        timeout: Seconds allowed.
-
-    Returns:
-        Blob id → size in bytes.
-    """
-    out = run_git(
-        ["cat-file", "--batch-check=%(objectname) %(objecttype) %(objectsize)", "--buffer"],
-        env=env,
-        secrets=(),
-        timeout=timeout,
-        git_dir=git_dir,
-        stdin=_lines(ids),
-    )
+    """Blob id → size in bytes of present blobs (one ``cat-file --batch-check``); see `_cat_file`."""
+    out = _cat_file(git_dir, ids, "--batch-check=%(objectname) %(objecttype) %(objectsize)", env=env, timeout=timeout)
     sizes: dict[str, int] = {}
     for line in out.decode("ascii").splitlines():
         fields = line.split(" ")
@@ -130,27 +113,10 @@ def object_sizes(git_dir: Path, ids: list[str], *, env: Mapping[str, str], timeo
 
 
 def blob_contents(git_dir: Path, ids: list[str], *, env: Mapping[str, str], timeout: float) -> dict[str, bytes]:
-    """Contents of present blobs (one ``cat-file --batch``).
-
-    Args:
-        git_dir: The repository; every id must already be present.
-        ids: Blob ids.
-        env: Child environment.
-        timeout: Seconds allowed.
-
-    Returns:
-        Blob id → content.
-    """
+    """Blob id → content of present blobs (one ``cat-file --batch``); see `_cat_file`."""
     if not ids:
         return {}
-    out = run_git(
-        ["cat-file", "--batch", "--buffer"],
-        env=env,
-        secrets=(),
-        timeout=timeout,
-        git_dir=git_dir,
-        stdin=_lines(ids),
-    )
+    out = _cat_file(git_dir, ids, "--batch", env=env, timeout=timeout)
     contents: dict[str, bytes] = {}
     position = 0
     while position < len(out):
@@ -163,6 +129,24 @@ def blob_contents(git_dir: Path, ids: list[str], *, env: Mapping[str, str], time
         contents[fields[0]] = out[start : start + size]
         position = start + size + 1  # content is followed by a newline
     return contents
+
+
+def _cat_file(git_dir: Path, ids: list[str], batch: str, *, env: Mapping[str, str], timeout: float) -> bytes:
+    """Run one ``cat-file`` batch over blob ids.
+
+    Args:
+        git_dir: The repository; every id must already be present.
+        ids: Blob ids.
+        batch: The batch option (``--batch`` or a ``--batch-check=`` format).
+        env: Child environment.
+        timeout: Seconds allowed.
+
+    Returns:
+        git's output.
+    """
+    return run_git(
+        ["cat-file", batch, "--buffer"], env=env, secrets=(), timeout=timeout, git_dir=git_dir, stdin=_lines(ids)
+    )
 
 
 def _lines(ids: list[str]) -> bytes:
