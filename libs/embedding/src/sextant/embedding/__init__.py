@@ -14,8 +14,8 @@ from sextant.embedding.local_minilm import LocalMiniLM
 from sextant.embedding.ollama_embed import OllamaEmbedder
 from sextant.embedding.openai_compatible import OpenAICompatibleEmbedder
 from sextant.embedding.port import DenseEmbedder
-from sextant.embedding.retrying_post import RetryPolicy
 from sextant.embedding.sparse_bm25 import SparseEncoder, term_index
+from sextant.provider_http import RetryPolicy
 
 __all__ = [
     "CohereEmbedder",

@@ -37,7 +37,7 @@ from sextant.embedding.minilm_model import MINILM_MODEL_ID
 from sextant.embedding.ollama_embed import OllamaEmbedder
 from sextant.embedding.openai_compatible import OpenAICompatibleEmbedder
 from sextant.embedding.port import DenseEmbedder
-from sextant.embedding.retrying_post import RetryPolicy
+from sextant.provider_http import RetryPolicy
 
 _N = TypeVar("_N", int, float)
 

@@ -11,7 +11,7 @@ import httpx
 
 from sextant.embedding.batched_embedder import BatchedEmbedder
 from sextant.embedding.errors import EmbeddingError
-from sextant.embedding.retrying_post import RetryPolicy, post_json_with_retries
+from sextant.provider_http import ProviderHTTPError, RetryPolicy, post_json
 
 Purpose = Literal["document", "query"]
 """What a text is for: some providers encode stored documents and search queries differently."""
@@ -128,18 +128,22 @@ class HostedEmbedder(BatchedEmbedder, ABC):
         return await self._embed_in_batches(texts, embed_batch, self._concurrency)
 
     async def _embed_batch(self, batch: list[str], purpose: Purpose) -> list[list[float]]:
-        payload, retries = await post_json_with_retries(
-            self._http_client(),
-            self._base_url + self.endpoint_path,
-            # Providers reject empty strings (OpenAI: "input cannot be an empty string").
-            body=self._body([text or " " for text in batch], purpose),
-            headers=self._headers(),
-            policy=self._retry,
-            provider=self.provider,
-            secret=self._api_key,
-        )
-        self._retries += retries
-        vectors = self._check_vectors(self._vectors_from(payload), len(batch))
+        try:
+            result = await post_json(
+                provider=self.provider,
+                url=self._base_url + self.endpoint_path,
+                headers=self._headers(),
+                # Providers reject empty strings (OpenAI: "input cannot be an empty string").
+                body=self._body([text or " " for text in batch], purpose),
+                policy=self._retry,
+                secrets=(self._api_key,) if self._api_key else (),
+                client=self._http_client(),
+            )
+        except ProviderHTTPError as error:
+            # What outlives the retries is this batch's failure, permanent or not as the policy judged.
+            raise EmbeddingError(f"{self.provider}: {error.reason}", transient=error.transient) from None
+        self._retries += result.retries
+        vectors = self._check_vectors(self._vectors_from(result.answer), len(batch))
         self._calls += 1
         return vectors
 
