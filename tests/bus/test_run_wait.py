@@ -7,9 +7,9 @@ from collections.abc import Sequence
 import pytest
 from nats.js.api import ConsumerConfig
 
-from sextant.bus import Bus, RunFailedError, RunStalledError, await_result
+from sextant.bus import Bus, RunFailedError, RunStalledError, await_events, await_result
 from sextant.bus.run_wait import subject_matches
-from sextant.contracts import STREAM_NAME, Event, FileRecencyComputed, RepoUpdated, utc_now_iso
+from sextant.contracts import STREAM_NAME, ChunksIndexed, Event, FileRecencyComputed, RepoUpdated, utc_now_iso
 
 from .test_bus_real_server import repo_updated, start_consumer
 
@@ -65,6 +65,18 @@ async def test_a_consumer_nobody_serves_is_named_as_the_quiet_stage(bus: Bus) ->
     with pytest.raises(RunStalledError, match=r"quiet stage recency_scanner \(1 waiting") as stalled:
         await await_result(bus, repo_updated("run-unserved"), FileRecencyComputed, quiet_seconds=0.5)
     assert stalled.value.quiet_consumers == ("recency_scanner",)
+
+
+async def test_waiting_for_a_later_event_names_it_and_the_stage_that_went_quiet(bus: Bus) -> None:
+    # The run's result is already out (as `sextant index` has printed it); its follow-up never comes.
+    await bus.js.add_consumer(
+        STREAM_NAME, ConsumerConfig(durable_name="indexer", filter_subject="sextant.recency.computed.*")
+    )
+    after = await bus.last_sequence()
+    shown = recency_for(repo_updated("run-later"))
+    await bus.publish(shown)
+    with pytest.raises(RunStalledError, match=r"\(waiting for chunks\.indexed\): quiet stage indexer \(1 waiting"):
+        await await_events(bus, shown, (ChunksIndexed,), after=after, quiet_seconds=0.5)
 
 
 @pytest.mark.parametrize(

@@ -12,21 +12,21 @@ from typing import Annotated, TypeVar
 import typer
 
 from sextant.analyzer.previous_outputs import StreamOutputs
-from sextant.bus import Bus, watch_progress
+from sextant.bus import Progress, await_events
 from sextant.cli.publishing import build_repo_updated, normalize_repo_location
 from sextant.cli.repository_check import check_local_repository, check_repository, is_local
-from sextant.cli.run_watch import RunFailedError, await_result
+from sextant.cli.run_watch import RUN_QUIET_SECONDS, RunFailedError, await_result
 from sextant.cli.runtime import open_session
 from sextant.cli.tracing_setup import continued_trace
 from sextant.contracts import (
     AnalysisCompleted,
+    AnyEvent,
     ChunksEmbedded,
     ChunksIndexed,
     Event,
     RepoRef,
     ReviewCompleted,
     ReviewRequested,
-    StageFailed,
     SummaryCompleted,
     encode_event,
     event_id_for,
@@ -35,12 +35,12 @@ from sextant.contracts import (
 )
 
 ResultT = TypeVar("ResultT", bound=Event)
+DENSE_STAGE = "embedder"
+"""The stage whose progress reports are the dense vectors."""
 
 RepoArgument = Annotated[str, typer.Argument(help="Repository URL or local path.")]
 BranchOption = Annotated[str | None, typer.Option(help="Branch (default: the repository's default).")]
 ProviderOption = Annotated[str, typer.Option(help="github, gitlab, bitbucket or generic.")]
-RUN_EVENT_WAIT_SECONDS = 600
-"""How long `analyze` waits for the summary after the analysis (a stuck stage must not hang it)."""
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the result event as JSON.")]
 
 
@@ -71,49 +71,49 @@ async def _run_until(
             result = await await_result(session.bus, request, result_type, show_progress=bars)
             if on_result is not None:
                 on_result(result)  # the person reads the result while the run's later events finish
-            for later in then:  # e.g. the summary, the dense vectors: finished in this run, not by the next start
-                waiting = _run_event(session.bus, request, later, after, quiet=quiet)
-                await asyncio.wait_for(waiting, RUN_EVENT_WAIT_SECONDS)
+            if then:  # e.g. the summary, the dense vectors: finished in this run, not by the next start
+                vectors = VectorLines(quiet=quiet)
+                await await_events(
+                    session.bus,
+                    result,
+                    then,
+                    after=after,
+                    on_event=vectors.on_event,
+                    on_progress=vectors.on_progress,
+                    quiet_seconds=RUN_QUIET_SECONDS,
+                )
             return result
 
 
-async def _run_event(bus: Bus, request: Event, event_type: type[Event], after: int, *, quiet: bool) -> None:
-    last_line: list[str] = []  # one "vectors" line per figure, whether progress or the event said it first
-    progress = None
-    if not quiet and event_type is ChunksEmbedded:
-        progress = asyncio.create_task(_vector_lines(bus, request, last_line))
-    try:
-        async for _, event, _ in bus.read(f"sextant.*.*.{request.repo.repo_key}", follow=True, after_sequence=after):
-            if event is not None and event.run_id == request.run_id and isinstance(event, event_type | StageFailed):
-                if isinstance(event, ChunksEmbedded) and not quiet:
-                    _vector_line(event.points_total - event.points_missing, event.points_total, last_line)
-                return
-    finally:
-        if progress is not None:
-            progress.cancel()
-
-
 VECTOR_LINE_EVERY = 0.1
-"""Share of the vectors between two "vectors for review search" lines (and at least every report's 10%)."""
+"""Share of the vectors between two "vectors for review search" lines."""
 
 
-def _vector_line(done: int, total: int, last_line: list[str]) -> None:
-    line = f"  vectors for review search: {done}/{total}"
-    if last_line[-1:] != [line]:
-        typer.echo(line, err=True)
-        last_line.append(line)
+class VectorLines:
+    """Prints "vectors for review search: N/M" from the dense phase's reports, a line per tenth."""
 
+    def __init__(self, *, quiet: bool) -> None:
+        self._quiet = quiet
+        self._shown = -1.0
+        self._last = ""
 
-async def _vector_lines(bus: Bus, request: Event, last_line: list[str]) -> None:
-    """Print the dense phase's progress as it is reported, a line per tenth of the work."""
-    shown = -1.0
-    async for report in watch_progress(bus, request.run_id):
-        if report.stage != "embedder" or not report.total:
-            continue
+    def on_progress(self, report: Progress) -> None:
+        if report.stage != DENSE_STAGE or not report.total:
+            return
         share = report.done / report.total
-        if share - shown >= VECTOR_LINE_EVERY or report.done == report.total:
-            shown = share
-            _vector_line(report.done, report.total, last_line)
+        if share - self._shown >= VECTOR_LINE_EVERY or report.done == report.total:
+            self._shown = share
+            self._line(report.done, report.total)
+
+    def on_event(self, event: AnyEvent) -> None:
+        if isinstance(event, ChunksEmbedded):
+            self._line(event.points_total - event.points_missing, event.points_total)
+
+    def _line(self, done: int, total: int) -> None:
+        line = f"  vectors for review search: {done}/{total}"
+        if not self._quiet and line != self._last:  # one line per figure, whichever said it first
+            typer.echo(line, err=True)
+            self._last = line
 
 
 def run_to(
@@ -143,18 +143,30 @@ def index(
     provider: ProviderOption = "generic",
     force: Annotated[bool, typer.Option(help="Re-index every file, changed or not.")] = False,
     as_json: JsonOption = False,
+    no_wait: Annotated[
+        bool, typer.Option("--no-wait", help="Return once the index result is printed; dense vectors follow later.")
+    ] = False,
 ) -> None:
-    """Index a repository (recency scan, then incremental indexing) and print what changed."""
+    """Index a repository (recency scan, then incremental indexing) and print what changed.
+
+    The result is printed the moment the payloads are stored (selection and analysis need nothing
+    more); the command then waits for the dense vectors review and search use (unless ``--no-wait``),
+    for as long as the embedder keeps reporting progress.
+    """
     check_repository(normalize_repo_location(repo), provider=provider, branch=branch)
     request = build_repo_updated(repo, provider=provider, branch=branch, force=force, run_id=new_run_id())
-    # Returns once the dense vectors are written too (ChunksEmbedded), so search and review see everything.
-    result = run_to(request, ChunksIndexed, quiet=as_json, then=(ChunksEmbedded,))
-    if as_json:
-        typer.echo(encode_event(result).decode())
-        return
-    typer.echo(f"indexed {result.repo.repo_key} at {result.head_sha or '?'} into {result.collection}")
-    for failed in result.failed_files:
-        typer.echo(f"  skipped {failed.path}: {failed.reason}")
+
+    def print_index(result: ChunksIndexed) -> None:
+        if as_json:
+            typer.echo(encode_event(result).decode())
+        else:
+            typer.echo(f"indexed {result.repo.repo_key} at {result.head_sha or '?'} into {result.collection}")
+            for failed in result.failed_files:
+                typer.echo(f"  skipped {failed.path}: {failed.reason}")
+        sys.stdout.flush()
+
+    run_to(request, ChunksIndexed, quiet=as_json, then=() if no_wait else (ChunksEmbedded,), on_result=print_index)
+    _say_vectors_follow(no_wait=no_wait, quiet=as_json)
 
 
 def analyze(
@@ -188,7 +200,11 @@ def analyze(
 
     later: tuple[type[Event], ...] = (SummaryCompleted,) if no_wait else (SummaryCompleted, ChunksEmbedded)
     run_to(request, AnalysisCompleted, quiet=as_json, then=later, on_result=print_analysis)
-    if no_wait and not as_json:
+    _say_vectors_follow(no_wait=no_wait, quiet=as_json)
+
+
+def _say_vectors_follow(*, no_wait: bool, quiet: bool) -> None:
+    if no_wait and not quiet:
         typer.echo(
             "sextant: --no-wait: dense vectors not yet written are finished by the next run or `sextant up`", err=True
         )

@@ -10,7 +10,7 @@ from sextant.bus.leases import Lease, Leases
 from sextant.bus.nats_server import EmbeddedNats, NatsServerError, StoreInUseError, find_nats_server
 from sextant.bus.progress import Progress, report_progress, watch_progress
 from sextant.bus.publishing import UnpublishableEventError
-from sextant.bus.run_wait import RunFailedError, RunStalledError, await_result
+from sextant.bus.run_wait import RunFailedError, RunStalledError, await_events, await_result
 from sextant.bus.serve import (
     RouterFactory,
     ServiceSpec,
@@ -41,6 +41,7 @@ __all__ = [
     "StoreInUseError",
     "StreamSettings",
     "UnpublishableEventError",
+    "await_events",
     "await_result",
     "build_broker",
     "consume",

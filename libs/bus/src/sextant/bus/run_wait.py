@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
-from typing import TypeVar
+from collections.abc import Callable, Sequence
+from typing import TypeVar, cast
 
 from nats.js.api import ConsumerInfo
 
@@ -76,42 +76,99 @@ async def await_result(
         RunFailedError: when a stage reports StageFailed or a message of the run is parked.
         RunStalledError: when the run goes quiet for ``quiet_seconds``.
     """
-    after = await bus.last_sequence()
+    found = await await_events(
+        bus,
+        request,
+        (result_type,),
+        after=await bus.last_sequence(),
+        publish=True,
+        on_event=on_event,
+        on_progress=on_progress,
+        quiet_seconds=quiet_seconds,
+    )
+    return cast("ResultT", found[result_type])
+
+
+async def await_events(
+    bus: Bus,
+    heard: Event,
+    wanted: Sequence[type[Event]],
+    *,
+    after: int,
+    publish: bool = False,
+    on_event: EventCallback | None = None,
+    on_progress: ProgressCallback | None = None,
+    quiet_seconds: float | None = None,
+) -> dict[type[Event], Event]:
+    """Wait until the run of ``heard`` has published one event of each ``wanted`` type, in any order.
+
+    Args:
+        bus: Connected bus.
+        heard: The run's last event known to the caller (its request, or a result already shown): the
+            run and repository followed, and where a stall diagnosis starts.
+        wanted: The events to wait for.
+        after: Stream sequence to read the run's events after.
+        publish: Publish ``heard`` once the readers are listening (it is the run's request).
+        on_event: Called for each event of the run.
+        on_progress: Called for each live progress report of the run.
+        quiet_seconds: Give up after this many seconds without any event or progress report of the run;
+            None waits for as long as it takes.
+
+    Returns:
+        The first event of each wanted type, by type.
+
+    Raises:
+        RunFailedError: when a stage reports StageFailed or a message of the run is parked.
+        RunStalledError: when the run goes quiet for ``quiet_seconds`` (it names the awaited events
+            and the consumers of the last event heard).
+    """
     news: asyncio.Queue[News] = asyncio.Queue()
     tasks = [
-        asyncio.create_task(_pump_events(bus, request, after, news)),
-        asyncio.create_task(_pump_progress(bus, request.run_id, news)),
+        asyncio.create_task(_pump_events(bus, heard, after, news)),
+        asyncio.create_task(_pump_progress(bus, heard.run_id, news)),
     ]
-    last_event: Event = request
+    last_event: Event = heard
+    found: dict[type[Event], Event] = {}
     try:
-        await bus.publish(request)
-        while True:
+        if publish:
+            await bus.publish(heard)
+        while len(found) < len(wanted):
             try:
-                item = await asyncio.wait_for(news.get(), quiet_seconds)
+                event = await _next_event(news, quiet_seconds, on_progress)
             except TimeoutError:
-                raise await _stalled(bus, last_event, quiet_seconds or 0.0) from None
-            if item is None:
-                raise RuntimeError("the event stream ended before the run finished")
-            if isinstance(item, Exception):
-                raise item
-            if isinstance(item, Progress):
-                if on_progress is not None:
-                    on_progress(item)
-                continue
-            event = item
+                missing = [event_name(kind) for kind in wanted if kind not in found]
+                raise await _stalled(bus, last_event, quiet_seconds or 0.0, missing) from None
             last_event = event
             if on_event is not None:
                 on_event(event)
             if isinstance(event, StageFailed | EventParked):
                 raise RunFailedError(event)
-            if isinstance(event, result_type):
-                return event
+            for kind in wanted:
+                if isinstance(event, kind):
+                    found.setdefault(kind, event)
+        return found
     finally:
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+
+
+async def _next_event(
+    news: asyncio.Queue[News], quiet_seconds: float | None, on_progress: ProgressCallback | None
+) -> AnyEvent:
+    """The run's next event, handing progress reports on; TimeoutError after ``quiet_seconds`` of silence."""
+    while True:
+        item = await asyncio.wait_for(news.get(), quiet_seconds)
+        if item is None:
+            raise RuntimeError("the event stream ended before the run finished")
+        if isinstance(item, Exception):
+            raise item
+        if not isinstance(item, Progress):
+            return item
+        if on_progress is not None:
+            on_progress(item)
 
 
 async def _pump_events(bus: Bus, request: Event, after: int, news: asyncio.Queue[News]) -> None:
@@ -130,11 +187,13 @@ async def _pump_progress(bus: Bus, run_id: str, news: asyncio.Queue[News]) -> No
         await news.put(progress)
 
 
-async def _stalled(bus: Bus, last_event: Event, quiet_seconds: float) -> RunStalledError:
+async def _stalled(bus: Bus, last_event: Event, quiet_seconds: float, waiting_for: Sequence[str]) -> RunStalledError:
     """Say which stage went quiet: the durable consumers of the last event heard, and their state."""
     name = event_name(type(last_event))
     consumers = [info for info in await _durable_consumers(bus) if _consumes(info, subject_for(last_event))]
     heard = f"no news of run {last_event.run_id} for {quiet_seconds:g} s after {name}"
+    if waiting_for:
+        heard += f" (waiting for {', '.join(waiting_for)})"
     if not consumers:
         message = f"{heard}: nothing on this bus consumes {name} (is the service that handles it running?)"
     else:
