@@ -19,6 +19,7 @@ from sextant.embedding import (
 from sextant.embedding.minilm_model import shared_minilm
 
 from ..support.provider_server import ProviderServer, Reply
+from ..support.wire_formats import cohere_embeddings, ollama_embeddings, openai_embeddings
 
 FAKE_DIMENSION = 4
 SECRET_KEY = "sk-test-SECRET-0123456789abcdef"
@@ -40,35 +41,14 @@ def fake_vector(text: str, dimension: int = FAKE_DIMENSION) -> list[float]:
 def _success_body(provider: str, request: Any, dimension: int) -> Any:
     if provider == "openai":
         texts = request["input"]
-        data = [
-            {"object": "embedding", "index": index, "embedding": fake_vector(text, dimension)}
-            for index, text in enumerate(texts)
-        ]
-        # OpenAI documents `index`; return the items reversed so the client must use it.
-        return {
-            "object": "list",
-            "data": list(reversed(data)),
-            "model": request["model"],
-            "usage": {"prompt_tokens": 3, "total_tokens": 3},
-        }
+        body = openai_embeddings([fake_vector(text, dimension) for text in texts], model=request["model"])
+        body["data"].reverse()  # OpenAI documents `index`; answer out of order so the client must use it
+        return body
     if provider == "cohere":
         texts = request["texts"]
-        return {
-            "id": "5807ee2e-0cda-445a-9ec8-864c60a06606",
-            "embeddings": {"float": [fake_vector(text, dimension) for text in texts]},
-            "texts": texts,
-            "meta": {"api_version": {"version": "2"}, "billed_units": {"input_tokens": 3}},
-            "response_type": "embeddings_by_type",
-        }
+        return cohere_embeddings(texts, [fake_vector(text, dimension) for text in texts])
     if provider == "ollama":
-        texts = request["input"]
-        return {
-            "model": request["model"],
-            "embeddings": [fake_vector(text, dimension) for text in texts],
-            "total_duration": 14143917,
-            "load_duration": 1019500,
-            "prompt_eval_count": 8,
-        }
+        return ollama_embeddings([fake_vector(text, dimension) for text in request["input"]], model=request["model"])
     raise AssertionError(provider)
 
 

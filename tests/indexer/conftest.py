@@ -5,11 +5,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import itertools
-import json
 import os
-import threading
 from collections.abc import Callable, Collection, Iterator, Sequence
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +32,8 @@ from sextant.indexer.dense_stage import DenseProgress, DenseStage, on_chunks_ind
 from sextant.indexer.discovery import DiscoveryRules
 
 from ..support.embedders import FakeEmbedder as HashingTestEmbedder
+from ..support.provider_server import ProviderServer, Reply
+from ..support.wire_formats import openai_embeddings, openai_error
 
 _RUN_NUMBERS = itertools.count(1)
 
@@ -260,68 +259,40 @@ def minilm() -> LocalMiniLM:
 FAIL_MARKER = "EMBEDDING_REJECTS_THIS"
 
 
-class OpenAIEmbeddingsServer:
-    """A local HTTP server speaking OpenAI's /v1/embeddings; it rejects inputs holding FAIL_MARKER
-    with a 400 (as a provider's content or length check would), or every request with `status`."""
+class OpenAIEmbeddings(ProviderServer):
+    """The shared provider server answering OpenAI's /v1/embeddings with a vector per input. It rejects
+    a request holding FAIL_MARKER with a 400 (as a provider's content or length check would) while
+    ``reject_marker`` is set, and every request with ``fail_all_status`` while that is set."""
 
     def __init__(self, dimension: int = 16) -> None:
         self.dimension = dimension
         self.reject_marker = True
         self.fail_all_status: int | None = None
-        self.requests = 0
-        server = self
+        super().__init__(answer=self._answer)
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, format: str, *args: Any) -> None:
-                return
-
-            def do_POST(self) -> None:
-                server.requests += 1
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                inputs: list[str] = body["input"]
-                if server.fail_all_status is not None:
-                    self._reply(server.fail_all_status, {"error": {"message": "overloaded"}})
-                elif server.reject_marker and any(FAIL_MARKER in text for text in inputs):
-                    self._reply(400, {"error": {"message": "input rejected", "type": "invalid_request_error"}})
-                else:
-                    data = [
-                        {"object": "embedding", "index": i, "embedding": server.vector(text)}
-                        for i, text in enumerate(inputs)
-                    ]
-                    usage = {"prompt_tokens": 1, "total_tokens": 1}
-                    self._reply(200, {"object": "list", "data": data, "model": body["model"], "usage": usage})
-
-            def _reply(self, status: int, payload: dict[str, Any]) -> None:
-                raw = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+    @property
+    def base_url(self) -> str:
+        return f"{self.url}/v1"
 
     def vector(self, text: str) -> list[float]:
         digest = hashlib.sha256(text.encode()).digest()
         return [(byte - 127.5) / 127.5 for byte in digest[: self.dimension]]
 
-    @property
-    def base_url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}/v1"
-
-    def __enter__(self) -> OpenAIEmbeddingsServer:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+    def _answer(self, request: Any) -> Any:
+        inputs: list[str] = request["input"]
+        if self.fail_all_status is not None:
+            return Reply(status=self.fail_all_status, body=openai_error("overloaded", "server_error"))
+        if self.reject_marker and any(FAIL_MARKER in text for text in inputs):
+            return Reply(status=400, body=openai_error("input rejected"))
+        return openai_embeddings([self.vector(text) for text in inputs], model=request["model"])
 
 
 @pytest.fixture
-def embeddings_server() -> Iterator[OpenAIEmbeddingsServer]:
-    """A local OpenAI-format embeddings server."""
-    with OpenAIEmbeddingsServer() as server:
+def embeddings_server() -> Iterator[OpenAIEmbeddings]:
+    """A local OpenAI-format embeddings provider (the shared scripted provider server)."""
+    server = OpenAIEmbeddings()
+    server.start()
+    try:
         yield server
+    finally:
+        server.stop()

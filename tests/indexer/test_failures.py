@@ -43,10 +43,10 @@ async def test_chunk_rejected_by_provider_stays_without_dense_and_is_retried(
     assert missing.payload.path == "pkg/module_3.py"
 
     embeddings_server.reject_marker = False
-    requests_before = embeddings_server.requests
+    requests_before = len(embeddings_server.requests)
     again = await harness.embed(indexed)
     assert (again.points_embedded, again.points_missing, again.complete) == (1, 0, True)
-    assert embeddings_server.requests == requests_before + 1  # only the missing chunk, nothing re-embedded
+    assert len(embeddings_server.requests) == requests_before + 1  # only the missing chunk, nothing re-embedded
 
 
 async def test_provider_outage_stops_calling_and_the_next_pass_finishes(
@@ -63,7 +63,7 @@ async def test_provider_outage_stops_calling_and_the_next_pass_finishes(
     assert (embedded.points_embedded, embedded.points_missing) == (0, 40)
     assert embedded.reason is not None
     assert "unavailable" in embedded.reason
-    assert embeddings_server.requests <= 8  # bisection stops once three calls in a row failed
+    assert len(embeddings_server.requests) <= 8  # bisection stops once three calls in a row failed
     assert harness.deps.store.count(harness.ref.repo_key) == 40  # payloads and sparse vectors are all there
 
     embeddings_server.fail_all_status = None

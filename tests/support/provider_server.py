@@ -10,14 +10,15 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
 
 Answer = Callable[[Any], Any]
-"""Computes a success body from a request's decoded JSON (a provider that answers what it is asked)."""
+"""Computes the answer to a request's decoded JSON (a provider that answers what it is asked): a success
+body, or a whole ``Reply`` when the answer depends on the content (a 400 for one rejected input)."""
 
 
 @dataclass(frozen=True)
@@ -45,8 +46,8 @@ class ProviderServer:
     """Serves scripted replies in order.
 
     Without an ``answer`` the last reply repeats when the script runs out (and an empty script is a
-    500). With one, every reply is used once, then each request gets the computed success body, as does
-    a scripted 200 reply without a body.
+    500). With one, every reply is used once, then each request gets the computed answer, as does a
+    scripted 200 reply without a body.
     """
 
     def __init__(self, answer: Answer | None = None) -> None:
@@ -67,11 +68,11 @@ class ProviderServer:
                     headers={k.lower(): v for k, v in self.headers.items()},
                     body=json.loads(raw) if raw else None,
                 )
-                reply = server.record(request)
+                reply = server.answered(server.record(request), request)
                 if reply.delay:
                     # Wait like a slow provider, but let the fixture end the wait at teardown.
                     server.release.wait(reply.delay)
-                payload = server.payload(reply, request)
+                payload = server.payload(reply)
                 try:
                     self.send_response(reply.status)
                     self.send_header("content-type", "application/json")
@@ -109,16 +110,20 @@ class ProviderServer:
                 return self._replies[0]
             return self._replies.pop(0)
 
-    def payload(self, reply: Reply, request: Recorded) -> bytes:
+    def answered(self, reply: Reply, request: Recorded) -> Reply:
+        """The reply to send: a 200 without a body takes the ``answer`` function's body (or its Reply)."""
+        if self._answer is None or reply.status != 200 or reply.body is not None or reply.raw is not None:
+            return reply
+        computed = self._answer(request.body)
+        return computed if isinstance(computed, Reply) else replace(reply, body=computed)
+
+    def payload(self, reply: Reply) -> bytes:
         """The bytes to send for a reply."""
         if reply.raw is not None:
             return reply.raw
         if isinstance(reply.body, bytes):
             return reply.body
-        body = reply.body
-        if body is None and reply.status == 200 and self._answer is not None:
-            body = self._answer(request.body)
-        return json.dumps(body).encode()
+        return json.dumps(reply.body).encode()
 
     def start(self) -> None:
         self._thread.start()

@@ -1,4 +1,4 @@
-"""Success bodies in the hosted providers' real wire formats, and servers' worth of answers built on them.
+"""Bodies in the hosted providers' real wire formats (success and error), and answers built on them.
 
 The ``*_echo`` / ``*_scores`` functions are ``ProviderServer`` answers: they read the request a client
 sent (in the provider's format) and answer as that provider would, so a contract test can check that
@@ -7,6 +7,7 @@ what it asked for reached the provider and what came back reached the caller.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 
@@ -61,6 +62,39 @@ def cohere_rerank(scores: list[float]) -> dict[str, Any]:
         "id": "07734bd2-2473-4f07-94e1-0d9f0e6843cf",
         "results": [{"index": index, "relevance_score": scores[index]} for index in best_first],
         "meta": {"api_version": {"version": "2"}, "billed_units": {"search_units": 1}},
+    }
+
+
+def openai_embeddings(vectors: Sequence[list[float]], *, model: str, tokens: int = 3) -> dict[str, Any]:
+    """An OpenAI /v1/embeddings response, one item per input in order (each item names its ``index``)."""
+    data = [{"object": "embedding", "index": index, "embedding": vector} for index, vector in enumerate(vectors)]
+    return {"object": "list", "data": data, "model": model, "usage": {"prompt_tokens": tokens, "total_tokens": tokens}}
+
+
+def openai_error(message: str, kind: str = "invalid_request_error") -> dict[str, Any]:
+    """An OpenAI error body (what a 4xx or 5xx carries)."""
+    return {"error": {"message": message, "type": kind}}
+
+
+def cohere_embeddings(texts: Sequence[str], vectors: Sequence[list[float]]) -> dict[str, Any]:
+    """A Cohere v2 /embed response with float embeddings."""
+    return {
+        "id": "5807ee2e-0cda-445a-9ec8-864c60a06606",
+        "embeddings": {"float": list(vectors)},
+        "texts": list(texts),
+        "meta": {"api_version": {"version": "2"}, "billed_units": {"input_tokens": 3}},
+        "response_type": "embeddings_by_type",
+    }
+
+
+def ollama_embeddings(vectors: Sequence[list[float]], *, model: str) -> dict[str, Any]:
+    """An Ollama /api/embed response."""
+    return {
+        "model": model,
+        "embeddings": list(vectors),
+        "total_duration": 14143917,
+        "load_duration": 1019500,
+        "prompt_eval_count": 8,
     }
 
 
