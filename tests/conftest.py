@@ -2,32 +2,49 @@
 
 from __future__ import annotations
 
+import inspect
 import os
 import subprocess
 from pathlib import Path
 
-import hypothesis  # noqa: F401 — see below
 import pytest
+from hypothesis import settings
 
-# Imported at start-up on purpose: CPython 3.11.7 can raise "AST constructor recursion depth mismatch"
-# from a compile() that runs after FastStream's TestNatsBroker has parsed source with `ast`, and
-# hypothesis's plugin otherwise imports (and pytest rewrites) its modules only in the final summary.
+# hypothesis is imported at start-up on purpose: CPython 3.11.7 can raise "AST constructor recursion
+# depth mismatch" from a compile() that runs after FastStream's TestNatsBroker has parsed source with
+# `ast`, and hypothesis's plugin otherwise imports (and pytest rewrites) its modules only in the final
+# summary.
+
+# Property tests take their example count from a profile: "full" (150 each) in `make test`, "fast" (20)
+# in `make test-fast` (--hypothesis-profile=fast). No deadline: a loaded machine must not fail on time.
+settings.register_profile("full", max_examples=150, deadline=None)
+settings.register_profile("fast", max_examples=20, deadline=None)
+settings.load_profile("full")
 
 REAL_BUS_FIXTURES = frozenset({"sextant", "sextant_env", "nats_url", "embedded_nats", "nats_server"})
 """Fixtures that start a real nats-server (directly, or through the `sextant` command)."""
 
 
+def _starts_a_server(fixture: pytest.FixtureDef[object]) -> bool:
+    """Whether a fixture's own body starts an `EmbeddedNats` (e.g. a conftest's webhook server)."""
+    code = getattr(inspect.unwrap(fixture.func), "__code__", None)
+    return code is not None and "EmbeddedNats" in code.co_names
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark every test that runs a real nats-server ``bus``, so `make test-fast` can leave them out.
 
-    A test is on the bus when its module uses ``EmbeddedNats`` or it asks for a fixture that starts
-    a server (see REAL_BUS_FIXTURES); a test may also say so itself with ``@pytest.mark.bus``.
+    A test is on the bus when its module uses ``EmbeddedNats``, it asks for a fixture that starts
+    a server (see REAL_BUS_FIXTURES), or any fixture it uses starts one in its body; a test may also
+    say so itself with ``@pytest.mark.bus``.
     """
     for item in items:
         module = getattr(item, "module", None)
         uses_server = module is not None and hasattr(module, "EmbeddedNats")
         fixtures = set(getattr(item, "fixturenames", ()))
-        if uses_server or fixtures & REAL_BUS_FIXTURES:
+        info = getattr(item, "_fixtureinfo", None)
+        definitions = [d for defs in info.name2fixturedefs.values() for d in defs] if info is not None else []
+        if uses_server or fixtures & REAL_BUS_FIXTURES or any(_starts_a_server(d) for d in definitions):
             item.add_marker(pytest.mark.bus)
 
 

@@ -34,6 +34,7 @@ os._exit(0)  # no close(), no flush: as if the process were killed
 """
 
 
+@pytest.mark.process
 def test_points_survive_a_process_that_dies_without_closing(tmp_path: Path) -> None:
     subprocess.run([sys.executable, "-c", _WRITE_THEN_DIE, str(tmp_path)], check=True, timeout=120)
 

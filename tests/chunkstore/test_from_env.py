@@ -99,7 +99,7 @@ class _Handler(BaseHTTPRequestHandler):
 @pytest.fixture
 def fake_qdrant() -> Iterator[FakeQdrant]:
     server = FakeQdrant(collection_name(MODEL, 8))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)  # shutdown() waits a poll
     thread.start()
     yield server
     server.shutdown()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from sextant.embedding import SparseEncoder, split_code_identifiers, term_index
@@ -80,7 +80,6 @@ def test_parameters_are_checked() -> None:
         SparseEncoder(b=1.5)
 
 
-@settings(max_examples=200, deadline=None)
 @given(st.lists(st.text(max_size=300), max_size=5), st.text(max_size=200))
 def test_indices_are_sorted_unique_and_weights_positive(documents: list[str], query: str) -> None:
     encoder = SparseEncoder()

@@ -115,7 +115,7 @@ def fake_forge() -> Iterator[FakeForge]:
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)  # shutdown() waits a poll
     thread.start()
     forge.url = f"http://127.0.0.1:{server.server_address[1]}/org/repo.git"
     yield forge

@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from sextant.bootstrap import bootstrap, declared_services, embedded_services, pipeline_order, result_stages
 from sextant.cli.asyncapi_doc import asyncapi_document
 from sextant.contracts import AnyEvent, FileRecencyComputed, RepoUpdated, event_name
@@ -50,6 +52,7 @@ def test_the_asyncapi_document_lists_what_each_service_consumes_and_publishes() 
     assert "reviewer:ReviewCompleted" in channels
 
 
+@pytest.mark.process
 def test_asyncapi_builds_no_adapter() -> None:
     # A broken embedder and an unreachable Qdrant would fail the command if it built any adapter.
     env = {"EMBEDDINGS_PROVIDER": "no-such-provider", "QDRANT_URL": "http://127.0.0.1:9", "PATH": ""}
@@ -68,6 +71,7 @@ def test_overrides_go_through_the_one_door_and_the_rest_is_built_lazily() -> Non
     adapters.close()  # nothing was opened, nothing to close
 
 
+@pytest.mark.process
 def test_a_service_started_without_nats_url_says_so_and_exits_2(tmp_path: object) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "sextant.recency_scanner"],
@@ -82,6 +86,7 @@ def test_a_service_started_without_nats_url_says_so_and_exits_2(tmp_path: object
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.process
 def test_any_declared_service_runs_by_name_through_the_composition_root(tmp_path: object) -> None:
     wrong = subprocess.run(
         [sys.executable, "-m", "sextant.bootstrap", "no-such-service"],

@@ -35,7 +35,7 @@ _EXTENSIONS = [".py", ".js", ".ts", ".tsx", ".go", ".rs", ".c", ".rb", ".php", "
 _EXTENSIONS += [".md", ".rst", ".adoc", ".txt", ".yaml", ".zzz"]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     lines=st.lists(_LINES, max_size=120),
     newline=st.sampled_from(["\n", "\r\n", "\r"]),

@@ -7,7 +7,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 import msgspec
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from sextant.chunkstore.payload import ChunkPayload
@@ -88,10 +88,8 @@ def capped(count: int) -> int:
 
 
 limits = st.integers(0, 40)
-examples = settings(max_examples=150, deadline=None)
 
 
-@examples
 @given(files=files_strategy, limit=limits)
 def test_never_more_than_the_limit_never_an_empty_slot(files: list[RandomFile], limit: int) -> None:
     payloads = payloads_of(files)
@@ -104,7 +102,6 @@ def test_never_more_than_the_limit_never_an_empty_slot(files: list[RandomFile], 
     assert all(chunk.start_line <= 1 + 5 * (size[chunk.path] - 1) for chunk in selection.chunks)
 
 
-@examples
 @given(files=files_strategy, limit=limits)
 def test_docs_pass_their_cap_only_when_code_runs_out(files: list[RandomFile], limit: int) -> None:
     size, picked, chunks = counts(files, limit)
@@ -114,7 +111,6 @@ def test_docs_pass_their_cap_only_when_code_runs_out(files: list[RandomFile], li
                 assert picked[path] >= capped(count)
 
 
-@examples
 @given(files=files_strategy, limit=limits)
 def test_per_file_cap_and_recency_while_the_capped_pool_suffices(files: list[RandomFile], limit: int) -> None:
     size, picked, _ = counts(files, limit)
@@ -135,7 +131,6 @@ def test_per_file_cap_and_recency_while_the_capped_pool_suffices(files: list[Ran
         assert all(picked[member.path] == 0 for member in members[first_partial + 1 :])
 
 
-@examples
 @given(files=files_strategy, limit=limits)
 def test_seeds_are_in_when_present(files: list[RandomFile], limit: int) -> None:
     size, picked, chunks = counts(files, limit)
@@ -149,7 +144,6 @@ def test_seeds_are_in_when_present(files: list[RandomFile], limit: int) -> None:
         assert chunk.reason in ("seed", chunk.kind)
 
 
-@examples
 @given(files=files_strategy, limit=limits, seed=st.integers(0, 2**32))
 def test_scroll_order_never_changes_the_answer(files: list[RandomFile], limit: int, seed: int) -> None:
     payloads = payloads_of(files)
@@ -158,7 +152,6 @@ def test_scroll_order_never_changes_the_answer(files: list[RandomFile], limit: i
     assert select_from_payloads(shuffled, limit) == select_from_payloads(payloads, limit)
 
 
-@settings(max_examples=100, deadline=None)
 @given(files=files_strategy)
 def test_tiny_repositories_pass_through(files: list[RandomFile]) -> None:
     payloads = payloads_of(files)
@@ -168,7 +161,6 @@ def test_tiny_repositories_pass_through(files: list[RandomFile]) -> None:
     )
 
 
-@settings(max_examples=150, deadline=None)
 @given(
     files=files_strategy, small=st.integers(min_value=0, max_value=60), large=st.integers(min_value=0, max_value=120)
 )

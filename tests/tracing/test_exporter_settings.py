@@ -42,6 +42,7 @@ def test_otel_service_name_names_the_process_spans() -> None:
     tracing.shutdown()
 
 
+@pytest.mark.process
 def test_console_exporter_writes_spans() -> None:
     # In a child process: the SDK's console exporter binds the stdout it found at import time.
     script = (

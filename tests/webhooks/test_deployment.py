@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,6 +23,7 @@ def test_compose_runs_both_services_against_nats() -> None:
         assert services[name]["environment"]["NATS_URL"] == "nats://nats:4222"
 
 
+@pytest.mark.process
 def test_each_refuses_to_start_without_a_bus() -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("NATS_")}
     for module in ("sextant.webhooks", "sextant.pr_bot"):
