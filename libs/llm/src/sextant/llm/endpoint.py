@@ -9,7 +9,8 @@ from typing import Any
 import httpx
 
 from sextant.llm.completion import LanguageModelError
-from sextant.llm.http_retry import ProviderCallError, RetryPolicy, post_json
+from sextant.llm.http_retry import ProviderCallError, RetryPolicy
+from sextant.provider_http import post_json
 
 
 def normalise_base_url(base_url: str) -> str:
@@ -64,7 +65,7 @@ class ProviderEndpoint:
             retry: Retry bounds.
             secrets: Values redacted from every error and log line (the API key).
             http_client: A caller-owned client to reuse connections; each call opens its own when None.
-            rng: Jitter source for backoff (tests pass a seeded one).
+            rng: Accepted for the clients' signature; stamina draws the backoff jitter.
 
         Raises:
             ValueError: when the timeout is not positive or the base URL is not acceptable.
@@ -77,7 +78,7 @@ class ProviderEndpoint:
         self.retry = retry
         self._secrets = tuple(secrets)
         self._http_client = http_client
-        self._rng = rng
+        del rng
 
     async def post(self, path: str, body: Mapping[str, Any], headers: Mapping[str, str]) -> Any:
         """POST a JSON body below the root and return the decoded answer, retrying transient failures.
@@ -93,17 +94,17 @@ class ProviderEndpoint:
         Raises:
             ProviderCallError: when the call fails for good.
         """
-        return await post_json(
+        result = await post_json(
             provider=self.provider,
             url=f"{self.base_url}{path}",
             headers={**JSON_HEADERS, **headers},
             body=body,
-            attempt_timeout=self.timeout,
             policy=self.retry,
             secrets=self._secrets,
             client=self._http_client,
-            rng=self._rng,
+            attempt_timeout=self.timeout,
         )
+        return result.answer
 
     async def complete(self, path: str, body: Mapping[str, Any], headers: Mapping[str, str]) -> Any:
         """`post` for a language model: a failure becomes the port's `LanguageModelError`.
