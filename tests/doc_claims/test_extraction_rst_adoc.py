@@ -85,3 +85,19 @@ def test_adoc_monospace_passthrough_links_and_listing() -> None:
         (11, "cli", "sextant show"),
         (11, "flag", "--json"),
     ]
+
+
+def test_a_qualified_name_stays_firm_when_a_sample_only_imports_its_last_part() -> None:
+    text = (
+        "Define the map::\n"
+        "\n"
+        "    from acme.routing import Map, RequestRedirect\n"
+        "\n"
+        "    def func():\n"
+        "        pass\n"
+        "\n"
+        "Matching raises :exc:`~acme.errors.RequestRedirect`; :func:`acme.func` is the sample's.\n"
+    )
+    claims = {c.target: c for c in extract_claims("docs/routing.rst", text)}
+    assert claims["acme.errors.RequestRedirect"].explicit  # where the package keeps it: a firm claim
+    assert not claims["acme.func"].explicit  # the sample defines func itself

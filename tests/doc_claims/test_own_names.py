@@ -223,3 +223,36 @@ def test_a_command_writing_a_file_and_built_site_folders_are_the_reader_s_not_ou
     assert found["reporters-gone.md"].status == "contradicted"
     # `acme.File`... is the start of names the reader types.
     assert "acme.File" not in found
+
+
+RENAMED_DOC = """\
+Exceptions
+==========
+
+All of those exceptions are defined in the `acme.exceptions` module. Set `acme.use_cache` to
+enable caching; `otherlib.cache` is someone else's. Get the vim plugin: `acme.vim`_
+"""
+
+
+def test_a_dotted_name_under_a_package_this_repository_renamed_is_contradicted(git_repo: GitRepo) -> None:
+    git_repo.write("acme/__init__.py", "from acme.exceptions import TemplateNotFound\n")
+    git_repo.write("acme/exceptions.py", "class TemplateNotFound(Exception):\n    pass\n")
+    git_repo.write("acme/plugin.py", "def configure(options):\n    return options.get('acme.use_cache')\n")
+    git_repo.write("docs/api.txt", RENAMED_DOC)
+    git_repo.commit("Jinja-style 1.x", date="2008-01-10T10:00:00+00:00")
+    git_repo.move("acme", "acme2")
+    (git_repo.root / "acme2/plugin.py").unlink()  # the rewrite dropped the settings
+    rename = git_repo.commit("A clean restart", date="2008-03-31T14:18:49+02:00")
+
+    found = findings_by_ref(git_repo)
+
+    module = found["acme.exceptions"]
+    assert module.status == "contradicted", module.evidence
+    assert module.evidence == (
+        f"acme was this repository's package until 2008-03-31 (acme/__init__.py removed by {rename[:7]} "
+        "'A clean restart'); now acme2.exceptions?"
+    )
+    assert (module.removed_at, module.replacement) == ("2008-03-31", "acme2")
+    assert found["acme.use_cache"].status == "contradicted"
+    assert found["otherlib.cache"].status == "unverifiable"  # never a package here
+    assert "acme.vim" not in found  # a reST link reference, not a name

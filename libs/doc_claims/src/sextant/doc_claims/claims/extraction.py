@@ -95,7 +95,9 @@ def extract_claims(doc_path: str, text: str, *, first_line: int = 1) -> list[Cla
     mentions = scanner(text)
     # A doc that talks about environment variables means them when it writes an upper-case name.
     env_doc = _ENV_DOC.search(text) is not None
-    example_names = {name for m in mentions if m.form == "example" for name in defined_names(m.text)}
+    examples = [m.text for m in mentions if m.form == "example"]
+    example_names = {name for code in examples for name in defined_names(code)}
+    own_example_names = {name for code in examples for name in defined_names(code, imports=False)}
     claims: list[Claim] = []
     seen: set[tuple[int, str, str, str | None]] = set()
     last_program: str | None = None
@@ -120,7 +122,7 @@ def extract_claims(doc_path: str, text: str, *, first_line: int = 1) -> list[Cla
                 mention.form != "python_import"
                 and found.kind in {"symbol", "config_key", "env", "cli"}
                 and (
-                    found.target.rsplit(".", 1)[-1].rsplit(" ", 1)[-1] in example_names
+                    _is_examples(found.target, example_names, own_example_names)
                     or (found.kind == "env" and found.target.lower() in example_names)
                 )
             ):
@@ -148,6 +150,21 @@ def extract_claims(doc_path: str, text: str, *, first_line: int = 1) -> list[Cla
                     )
                 )
     return claims
+
+
+def _is_examples(target: str, names: set[str], own_names: set[str]) -> bool:
+    """Whether a claim's name is the doc's code sample's: defined by it, or an attribute of what it defines.
+
+    A bare name is the sample's when the sample defines or imports it. A dotted one is when the sample
+    defines or imports its first part (`BlogPost.title` after `class BlogPost`, `app.config` after
+    `app = Flask()`) or itself defines its last (`mypkg.func()` after `def func()`): a name the sample
+    only imports (`from acme.routing import RequestRedirect`) leaves `acme.errors.RequestRedirect` a
+    claim about where the package keeps it.
+    """
+    name = target.rsplit(" ", 1)[-1]
+    if "." not in name:
+        return name in names
+    return name.split(".", 1)[0] in names or name.rsplit(".", 1)[-1] in own_names
 
 
 def _drafts(mention: Mention, text: str) -> list[Draft]:  # noqa: PLR0911 - one branch per form

@@ -78,6 +78,8 @@ def inline_claims(literal: str, clause: str, after: str) -> list[Draft]:  # noqa
         text = text[1:-1]  # `'admin/index.html'`: the quotes are the language's, not the name's
     if not text or len(text) > 200 or is_example(clause) or after.startswith(("...", "…")):
         return []  # `typer.File`...: the start of names the reader types, not a name
+    if after.startswith("_") and not after[1:2].isalnum():
+        return []  # `jinja.vim`_: a reStructuredText link reference (a page's title), not a literal
     if text.split()[0] in HTTP_METHODS or _HTTP_LINE.match(text):
         return []
     if (call := _CALL.match(text)) is not None and " " in text:

@@ -48,6 +48,9 @@ class Resolution:
     """The repository's class it had to be a member of (`Session` for `Session.close`)."""
     absent_scope: str | None = None
     """The module it had to be in (`acme.session`), when the doc qualified it with one."""
+    absent_package: str | None = None
+    """The first part of a dotted name that nothing at the head is called (`jinja` of
+    `jinja.exceptions`): history may show it was a package of this repository."""
     site: SymbolSite | None = None
     """The definition a symbol claim resolved to (its changes over time can make the claim outdated)."""
     removed_by: str | None = None
@@ -328,6 +331,7 @@ def _resolve_symbol(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR0
             f"{unknown} is not a package or symbol of this repository (another library?)",
             absent_name=unknown if class_like else None,
             absent_is_class=class_like,
+            absent_package=unknown if unknown.islower() and unknown.isidentifier() else None,
         )
     if last in facts.symbols:
         sites = facts.symbols[last]

@@ -10,6 +10,7 @@ from sextant.doc_claims.judging.checking import Resolution
 from sextant.doc_claims.judging.code_facts import CodeFacts
 from sextant.doc_claims.judging.definition_changes import DocLines, revise_with_definition_changes
 from sextant.doc_claims.judging.past_names import absent_names, revise_with_past_names
+from sextant.doc_claims.judging.past_packages import revise_with_past_packages
 from sextant.gitsource.history_access import HistoryRepository
 from sextant.gitsource.history_definitions import (
     DEFAULT_HISTORY_BYTES,
@@ -56,6 +57,7 @@ class RepositoryHistory:
         self.note = search.note
         self.cost = {"trees": search.trees, "bytes": search.bytes_read, "seconds": search.seconds}
         judged = revise_with_past_names(judged, facts, search)
+        judged = revise_with_past_packages(judged, facts, self.repo)
         revised = revise_with_definition_changes(
             judged, facts, self.repo, self.doc_commits, self.doc_texts, max_bytes=self.max_bytes
         )

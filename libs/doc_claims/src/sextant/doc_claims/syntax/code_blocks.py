@@ -104,11 +104,12 @@ _STRING_NAME = re.compile(r"[\"']([A-Za-z][\w-]*)[\"']")
 _PARAMETERS = re.compile(r"\b(?:def|function|func|fn)\s+\w+\s*\(([^)]*)\)")
 
 
-def defined_names(code: str) -> set[str]:
+def defined_names(code: str, *, imports: bool = True) -> set[str]:
     """Names a code sample defines: functions, classes, parameters, assignment targets, imports.
 
     Args:
         code: The sample's text.
+        imports: Count the names its imports bind (False: only what the sample itself defines).
 
     Returns:
         The defined names (names it only uses are not included: a sample calling a function the
@@ -121,7 +122,7 @@ def defined_names(code: str) -> set[str]:
         else:
             names.update(part.strip() for part in match.group(2).split(","))
     names.update(_STRING_NAME.findall(code))  # @cli.command("create-user"): a sample's own command
-    for match in _IMPORTED.finditer(code):
+    for match in _IMPORTED.finditer(code) if imports else ():
         for part in match.group(1).replace("(", " ").replace(")", " ").split(","):
             words = part.split()
             if words:

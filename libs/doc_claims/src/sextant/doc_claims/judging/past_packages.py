@@ -1,0 +1,139 @@
+"""Dotted names under a package this repository once had: a renamed or removed package is stale news.
+
+`jinja.exceptions`, `jinja.datastructure.Context` and the `jinja.use_memcache` setting, written when
+`jinja/` was this repository's package, point readers at a package that is gone (renamed to
+`jinja2/`). At the head the root `jinja` is nobody's, so without history such a name would only be
+"another library's, perhaps". The history tells: the commit that deleted the package's
+`__init__.py` (one `git log --diff-filter=D` for all such roots at once, limited to those paths, so
+its cost does not grow with the number of names) makes the claim contradicted, with the removal as
+evidence and, where one is close, today's package as the replacement.
+
+Only a package at the top of the repository or of its `src/` or `lib/` folder counts: a deeper
+folder of the same name was a sub-package, which a doc's dotted name would not start with.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+from collections.abc import Iterable
+
+from sextant.doc_claims.claims.claim import Claim
+from sextant.doc_claims.judging.checking import Resolution
+from sextant.doc_claims.judging.code_facts import CodeFacts
+from sextant.doc_rules import calendar_day
+from sextant.gitsource.errors import GitSourceError
+from sextant.gitsource.history_access import HistoryRepository
+from sextant.gitsource.history_definitions import CommitRef
+
+_IMPORT_ROOTS = ("", "src/", "lib/")
+_CLOSE_PACKAGE = 0.6
+
+
+@dataclasses.dataclass(frozen=True)
+class PastPackage:
+    """A top-level package the repository deleted."""
+
+    name: str
+    path: str
+    """The deleted `__init__.py` (or single-module file)."""
+    removed_by: CommitRef
+
+
+def removed_packages(repo: HistoryRepository, roots: Iterable[str]) -> dict[str, PastPackage]:
+    """Which of these names were top-level packages of the repository, and the commit that deleted each.
+
+    Args:
+        repo: The opened repository (the names are no package at its head).
+        roots: Candidate package names (identifiers).
+
+    Returns:
+        Name → its newest deletion; names that were never a package here are absent.
+    """
+    wanted = sorted({root for root in roots if root.isidentifier()})
+    if not wanted:
+        return {}
+    paths = {f"{base}{root}/__init__.py": root for root in wanted for base in _IMPORT_ROOTS}
+    paths |= {f"{base}{root}.py": root for root in wanted for base in _IMPORT_ROOTS}
+    try:
+        out = repo.git(
+            [
+                "log",
+                "--no-renames",  # a package renamed by `git mv` is deleted under its old name
+                "--diff-filter=D",
+                "--name-only",
+                "--format=%x00%H%x00%cI%x00%s",
+                repo.head,
+                "--",
+                *sorted(paths),
+            ]
+        )
+    except GitSourceError:
+        return {}  # history unreadable or over its time limit: the names stay as the head judged them
+    found: dict[str, PastPackage] = {}
+    for commit, files in _deletions(out):
+        for file in files:
+            root = paths.get(file)
+            if root is not None and root not in found:
+                found[root] = PastPackage(root, file, commit)
+    return found
+
+
+def _deletions(out: bytes) -> list[tuple[CommitRef, list[str]]]:
+    """(commit, files) of a `--name-only --format=%x00%H%x00%cI%x00%s` log, newest first."""
+    fields = out.decode("utf-8", "replace").split("\0")[1:]
+    records = []
+    for index in range(0, len(fields) - 2, 3):
+        sha, day, rest = fields[index : index + 3]
+        subject, _, body = rest.partition("\n")
+        records.append((CommitRef(sha, day, subject), [line for line in body.split("\n") if line.strip()]))
+    return records
+
+
+def revise_with_past_packages(
+    judged: list[tuple[Claim, Resolution]], facts: CodeFacts, repo: HistoryRepository
+) -> list[tuple[Claim, Resolution]]:
+    """Contradict dotted names whose first part was a package of this repository that a commit deleted.
+
+    Args:
+        judged: Claims with their resolutions.
+        facts: The head's code facts (for the replacement package).
+        repo: The opened repository.
+
+    Returns:
+        The claims with revised resolutions, in the same order.
+    """
+    roots = {r.absent_package for _, r in judged if r.absent_package and r.status != "verified"}
+    past = removed_packages(repo, roots) if roots else {}
+    if not past:
+        return judged
+    today = sorted({module.split(".", 1)[0] for module in facts.import_modules})
+    revised = []
+    for claim, resolution in judged:
+        package = past.get(resolution.absent_package or "")
+        if package is None or resolution.status == "verified" or claim.kind not in {"symbol", "config_key"}:
+            revised.append((claim, resolution))
+            continue
+        close = difflib.get_close_matches(package.name, today, n=1, cutoff=_CLOSE_PACKAGE)
+        replacement = close[0] if close else None
+        day = calendar_day(package.removed_by.day) or "an unknown day"
+        evidence = (
+            f"{package.name} was this repository's package until {day} ({package.path} removed by "
+            f"{package.removed_by.sha[:7]} '{package.removed_by.subject[:100]}')"
+        )
+        if replacement:
+            evidence += f"; now {claim.target.replace(package.name, replacement, 1)}?"
+        revised.append(
+            (
+                claim,
+                dataclasses.replace(
+                    resolution,
+                    status="contradicted",
+                    evidence=evidence,
+                    removed_by=f"{package.removed_by.sha[:7]} {package.removed_by.subject[:100]}",
+                    removed_at=calendar_day(package.removed_by.day),
+                    replacement=replacement,
+                ),
+            )
+        )
+    return revised
