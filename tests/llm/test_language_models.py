@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import time
 from typing import Any
 
@@ -60,13 +59,13 @@ OPENAI_OK = {
 
 
 def anthropic(server: Any, **kwargs: Any) -> AnthropicModel:
-    options: dict[str, Any] = {"retry": FAST, "timeout": 5.0, "rng": random.Random(7)}
+    options: dict[str, Any] = {"retry": FAST, "timeout": 5.0}
     options.update(kwargs)
     return AnthropicModel(api_key=KEY, model="claude-sonnet-4-5", base_url=server.url, **options)
 
 
 def openai(server: Any, **kwargs: Any) -> OpenAICompatibleModel:
-    options: dict[str, Any] = {"retry": FAST, "timeout": 5.0, "rng": random.Random(7), "api_key": KEY}
+    options: dict[str, Any] = {"retry": FAST, "timeout": 5.0, "api_key": KEY}
     options.update(kwargs)
     return OpenAICompatibleModel(model="qwen2.5-coder:7b", base_url=f"{server.url}/v1", **options)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -27,13 +26,11 @@ class Subject:
 
 
 def _anthropic(url: str) -> LanguageModel:
-    return AnthropicModel(api_key=KEY, model="claude-contract", base_url=url, retry=POLICY, rng=random.Random(1))
+    return AnthropicModel(api_key=KEY, model="claude-contract", base_url=url, retry=POLICY)
 
 
 def _openai(url: str) -> LanguageModel:
-    return OpenAICompatibleModel(
-        model="gpt-contract", base_url=f"{url}/v1", api_key=KEY, retry=POLICY, rng=random.Random(1)
-    )
+    return OpenAICompatibleModel(model="gpt-contract", base_url=f"{url}/v1", api_key=KEY, retry=POLICY)
 
 
 _CLIENTS: dict[str, tuple[Callable[[str], LanguageModel], Callable[..., object]]] = {

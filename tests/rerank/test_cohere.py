@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import random
 from typing import Any
 
 import pytest
@@ -25,7 +24,7 @@ def cohere_answer(*pairs: tuple[int, float]) -> dict[str, Any]:
 
 
 def reranker(server: Any, **kwargs: Any) -> CohereReranker:
-    options: dict[str, Any] = {"timeout": 5.0, "retry": FAST, "rng": random.Random(3)}
+    options: dict[str, Any] = {"timeout": 5.0, "retry": FAST}
     options.update(kwargs)
     return CohereReranker(KEY, base_url=server.url, **options)
 

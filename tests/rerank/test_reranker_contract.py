@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 
 import pytest
@@ -35,7 +34,6 @@ def reranker(request: pytest.FixtureRequest) -> Iterator[Reranker]:
             "co-contract-key",
             base_url=server.url,
             retry=RetryPolicy(max_attempts=2, base_delay=0.01),
-            rng=random.Random(1),
         )
     finally:
         server.stop()

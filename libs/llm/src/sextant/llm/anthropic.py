@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import httpx
@@ -31,7 +30,6 @@ class AnthropicModel:
         retry: RetryPolicy | None = None,
         temperature: float | None = None,
         http_client: httpx.AsyncClient | None = None,
-        rng: random.Random | None = None,
     ) -> None:
         """Configure the client; nothing is sent until `complete`.
 
@@ -43,7 +41,6 @@ class AnthropicModel:
             retry: Retry bounds; the default policy when None.
             temperature: Sampling temperature; the provider's default when None.
             http_client: A caller-owned client to reuse connections; each call opens its own when None.
-            rng: Jitter source for backoff (tests pass a seeded one).
         """
         if not api_key:
             raise ValueError("api_key is required")
@@ -57,7 +54,6 @@ class AnthropicModel:
             retry=retry or RetryPolicy(),
             secrets=(api_key,),
             http_client=http_client,
-            rng=rng,
         )
         self._temperature = temperature
 

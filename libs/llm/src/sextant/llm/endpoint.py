@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -54,7 +53,6 @@ class ProviderEndpoint:
         retry: RetryPolicy,
         secrets: Sequence[str] = (),
         http_client: httpx.AsyncClient | None = None,
-        rng: random.Random | None = None,
     ) -> None:
         """Check and keep the settings; nothing is sent until `post`.
 
@@ -65,7 +63,6 @@ class ProviderEndpoint:
             retry: Retry bounds.
             secrets: Values redacted from every error and log line (the API key).
             http_client: A caller-owned client to reuse connections; each call opens its own when None.
-            rng: Accepted for the clients' signature; stamina draws the backoff jitter.
 
         Raises:
             ValueError: when the timeout is not positive or the base URL is not acceptable.
@@ -78,7 +75,6 @@ class ProviderEndpoint:
         self.retry = retry
         self._secrets = tuple(secrets)
         self._http_client = http_client
-        del rng
 
     async def post(self, path: str, body: Mapping[str, Any], headers: Mapping[str, str]) -> Any:
         """POST a JSON body below the root and return the decoded answer, retrying transient failures.

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import re
 from typing import Any, Literal
 
@@ -41,7 +40,6 @@ class OpenAICompatibleModel:
         temperature: float | None = None,
         max_tokens_field: MaxTokensField = "max_tokens",
         http_client: httpx.AsyncClient | None = None,
-        rng: random.Random | None = None,
     ) -> None:
         """Configure the client; nothing is sent until `complete`.
 
@@ -55,7 +53,6 @@ class OpenAICompatibleModel:
             max_tokens_field: "max_tokens" (widely supported) or "max_completion_tokens" (required by
                 OpenAI's reasoning models).
             http_client: A caller-owned client to reuse connections; each call opens its own when None.
-            rng: Jitter source for backoff (tests pass a seeded one).
         """
         if not model:
             raise ValueError("model is required")
@@ -69,7 +66,6 @@ class OpenAICompatibleModel:
             retry=retry or RetryPolicy(),
             secrets=(self._api_key,) if self._api_key else (),
             http_client=http_client,
-            rng=rng,
         )
         self._temperature = temperature
         self._max_tokens_field = max_tokens_field

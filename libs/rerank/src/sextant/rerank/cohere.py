@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -42,7 +41,6 @@ class CohereReranker:
         retry: RetryPolicy | None = None,
         max_tokens_per_doc: int | None = None,
         http_client: httpx.AsyncClient | None = None,
-        rng: random.Random | None = None,
     ) -> None:
         """Configure the client; nothing is sent until `rerank`.
 
@@ -54,7 +52,6 @@ class CohereReranker:
             retry: Retry bounds; short ones by default (a review is waiting).
             max_tokens_per_doc: Truncation length Cohere applies per document; its default when None.
             http_client: A caller-owned client to reuse connections; each call opens its own when None.
-            rng: Jitter source for backoff (tests pass a seeded one).
         """
         if not api_key:
             raise ValueError("api_key is required")
@@ -68,7 +65,6 @@ class CohereReranker:
             retry=retry or DEFAULT_RERANK_RETRY,
             secrets=(api_key,),
             http_client=http_client,
-            rng=rng,
         )
         self._max_tokens_per_doc = max_tokens_per_doc
 
