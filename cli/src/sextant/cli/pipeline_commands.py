@@ -12,7 +12,8 @@ from typing import Annotated, TypeVar
 import typer
 
 from sextant.analyzer.previous_outputs import StreamOutputs
-from sextant.bus import Progress, await_events
+from sextant.bus import await_events
+from sextant.cli.progress_lines import ProgressLines
 from sextant.cli.publishing import build_repo_updated, normalize_repo_location
 from sextant.cli.repository_check import check_local_repository, check_repository, is_local
 from sextant.cli.run_watch import RUN_QUIET_SECONDS, RunFailedError, await_result
@@ -20,7 +21,6 @@ from sextant.cli.runtime import open_session
 from sextant.cli.tracing_setup import continued_trace
 from sextant.contracts import (
     AnalysisCompleted,
-    AnyEvent,
     ChunksEmbedded,
     ChunksIndexed,
     Event,
@@ -35,8 +35,6 @@ from sextant.contracts import (
 )
 
 ResultT = TypeVar("ResultT", bound=Event)
-DENSE_STAGE = "embedder"
-"""The stage whose progress reports are the dense vectors."""
 
 RepoArgument = Annotated[str, typer.Argument(help="Repository URL or local path.")]
 BranchOption = Annotated[str | None, typer.Option(help="Branch (default: the repository's default).")]
@@ -68,52 +66,27 @@ async def _run_until(
         bars = not quiet and sys.stderr.isatty()  # live bars on a terminal; logs and CI get the stage lines
         with continued_trace(env):
             after = await session.bus.last_sequence()
-            result = await await_result(session.bus, request, result_type, show_progress=bars)
+            lines = ProgressLines(echo=_silent) if quiet else ProgressLines()  # used when no bars are drawn
+            result = await await_result(
+                session.bus, request, result_type, show_progress=bars, progress_lines=lines.on_progress
+            )
             if on_result is not None:
                 on_result(result)  # the person reads the result while the run's later events finish
             if then:  # e.g. the summary, the dense vectors: finished in this run, not by the next start
-                vectors = VectorLines(quiet=quiet)
                 await await_events(
                     session.bus,
                     result,
                     then,
                     after=after,
-                    on_event=vectors.on_event,
-                    on_progress=vectors.on_progress,
+                    on_event=lines.on_event,
+                    on_progress=lines.on_progress,
                     quiet_seconds=RUN_QUIET_SECONDS,
                 )
             return result
 
 
-VECTOR_LINE_EVERY = 0.1
-"""Share of the vectors between two "vectors for review search" lines."""
-
-
-class VectorLines:
-    """Prints "vectors for review search: N/M" from the dense phase's reports, a line per tenth."""
-
-    def __init__(self, *, quiet: bool) -> None:
-        self._quiet = quiet
-        self._shown = -1.0
-        self._last = ""
-
-    def on_progress(self, report: Progress) -> None:
-        if report.stage != DENSE_STAGE or not report.total:
-            return
-        share = report.done / report.total
-        if share - self._shown >= VECTOR_LINE_EVERY or report.done == report.total:
-            self._shown = share
-            self._line(report.done, report.total)
-
-    def on_event(self, event: AnyEvent) -> None:
-        if isinstance(event, ChunksEmbedded):
-            self._line(event.points_total - event.points_missing, event.points_total)
-
-    def _line(self, done: int, total: int) -> None:
-        line = f"  vectors for review search: {done}/{total}"
-        if not self._quiet and line != self._last:  # one line per figure, whichever said it first
-            typer.echo(line, err=True)
-            self._last = line
+def _silent(line: str) -> None:
+    del line
 
 
 def run_to(

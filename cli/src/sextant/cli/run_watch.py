@@ -61,6 +61,7 @@ async def await_result(
     *,
     on_event: EventCallback = print_stage,
     show_progress: bool = True,
+    progress_lines: Callable[[Progress], None] | None = None,
     quiet_seconds: float | None = RUN_QUIET_SECONDS,
 ) -> ResultT:
     """Publish ``request`` and wait for the ``result_type`` event of its run, printing each stage.
@@ -71,6 +72,7 @@ async def await_result(
         result_type: The event that ends the wait.
         on_event: Called for each event of the run (progress lines).
         show_progress: Draw live progress bars from the stages' progress reports.
+        progress_lines: Without bars, where progress reports go instead (``ProgressLines.on_progress``).
         quiet_seconds: Give up after this many seconds without news of the run (None: never).
 
     Returns:
@@ -92,7 +94,7 @@ async def await_result(
             request,
             result_type,
             on_event=on_run_event,
-            on_progress=_print_progress if show_progress else None,
+            on_progress=_print_progress if show_progress else progress_lines,
             quiet_seconds=quiet_seconds,
         )
     finally:
