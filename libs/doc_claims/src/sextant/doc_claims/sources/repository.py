@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+import msgspec
+
 from sextant.chunkstore.payload import ChunkPayload
 from sextant.doc_rules.kinds import DOC_EXTENSIONS, chunk_kind
 from sextant.gitsource.history_access import HistoryRepository
@@ -69,31 +71,24 @@ def _worth_reading(file: TreeFile) -> bool:
 
 
 def _payloads(file: TreeFile, text: str, date: str | None) -> list[ChunkPayload]:
-    language = language_for_path(file.path) or "text"
     kind = chunk_kind(file.path)
+    whole = ChunkPayload(
+        repo_key="local",
+        path=file.path,
+        blob_sha=file.blob,
+        kind=kind,
+        language=language_for_path(file.path) or "text",
+        start_line=1,
+        end_line=text.count("\n") + 1,
+        text=text,
+        indexed_at=_READ_AT,
+        last_modified_at=date,
+    )
     if kind == "doc":
-        end = text.count("\n") + 1
-        return [
-            ChunkPayload(
-                repo_key="local",
-                path=file.path,
-                blob_sha=file.blob,
-                kind=kind,
-                language=language,
-                start_line=1,
-                end_line=end,
-                text=text,
-                indexed_at=_READ_AT,
-                last_modified_at=date,
-            )
-        ]
+        return [whole]
     return [
-        ChunkPayload(
-            repo_key="local",
-            path=file.path,
-            blob_sha=file.blob,
-            kind=kind,
-            language=language,
+        msgspec.structs.replace(
+            whole,
             symbol=symbol.name,
             symbol_type=symbol.symbol_type,
             parent=symbol.parent,
@@ -102,8 +97,6 @@ def _payloads(file: TreeFile, text: str, date: str | None) -> list[ChunkPayload]
             start_line=symbol.start_line,
             end_line=symbol.end_line,
             text=symbol.source,
-            indexed_at=_READ_AT,
-            last_modified_at=date,
         )
         for symbol in parse_symbols(file.path, text)
     ]
