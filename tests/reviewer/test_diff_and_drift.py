@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from sextant.chunkstore import ChunkPayload
 from sextant.reviewer.diff_reading import read_diff
 from sextant.reviewer.doc_drift import find_doc_drift
@@ -59,12 +61,40 @@ def test_docs_naming_what_the_change_removes_are_doc_drift() -> None:
         doc("docs/fresh.md", "# Auth\n\nCall `authenticate()`.\n"),
         doc("CHANGELOG.md", "## 1.0\n\n- Added `login_user()`.\n"),
     ]
-    findings = find_doc_drift(payloads, read_diff(DIFF))
+    findings = find_doc_drift(payloads, read_diff(DIFF)).findings
     assert {(f.doc, f.line, f.kind) for f in findings} >= {("docs/design.md", 3, "doc_drift")}
     assert all(f.doc == "docs/design.md" for f in findings)
     assert "login_user" in findings[0].message
     [link] = [f for f in findings if f.line == 4]  # a link relative to the doc's folder
     assert "src/legacy.py" in link.message
+
+
+def test_drift_reads_only_docs_that_mention_the_change_up_to_the_cap() -> None:
+    read: list[str] = []
+
+    def stream() -> Iterator[ChunkPayload]:
+        yield code("src/legacy.py")
+        for number in range(30):  # docs that never mention the change: their text is not kept
+            read.append(f"docs/other_{number}.md")
+            yield doc(f"docs/other_{number}.md", "# Other\n\nCall `login()` or `user()` here.\n")
+        for number in range(5):
+            yield doc(f"docs/auth_{number}.md", "# Auth\n\nCall `login_user()` to sign in.\n")
+
+    drift = find_doc_drift(stream(), read_diff(DIFF), max_docs=3)
+    assert len(read) == 30  # one pass over the stream
+    assert (drift.docs_read, drift.docs_left_out) == (3, 2)
+    assert [f.doc for f in drift.findings] == ["docs/auth_0.md", "docs/auth_1.md", "docs/auth_2.md"]
+    assert all("login_user" in f.message for f in drift.findings)
+
+
+def test_a_change_that_removes_and_rewrites_nothing_reads_nothing() -> None:
+    added_only = "diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1,1 +1,2 @@\n x = 1\n+y = 2\n"
+
+    def stream() -> Iterator[ChunkPayload]:
+        raise AssertionError("the store was read")
+        yield  # pragma: no cover
+
+    assert find_doc_drift(stream(), read_diff(added_only)).findings == []
 
 
 def test_query_is_bounded() -> None:

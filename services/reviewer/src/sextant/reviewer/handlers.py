@@ -33,6 +33,8 @@ from sextant.telemetry import tracer
 
 STAGE = "reviewer"
 MODEL_SPAN = "reviewer.model_call"
+DRIFT_SCROLL_PAGE = 256
+"""Payloads read per store page while looking for docs that mention the change."""
 logger = logging.getLogger(__name__)
 _tracer = tracer(__name__)
 
@@ -70,9 +72,17 @@ async def on_review_requested(event: ReviewRequested, deps: ReviewerDeps) -> lis
     with _tracer.start_as_current_span("reviewer.prompt") as span:
         prompt = build_review_prompt(title=event.title, description=event.description, diff=diff, decisions=decisions)
         span.set_attribute("sextant.prompt_chars", len(prompt))
-    with _tracer.start_as_current_span("reviewer.doc_drift"):
-        payloads = await asyncio.to_thread(lambda: list(deps.store.scroll_payloads(event.repo.repo_key, 256)))
-        drift = find_doc_drift(payloads, summary)
+    with _tracer.start_as_current_span("reviewer.doc_drift") as span:
+        # Streamed in the worker thread: only the chunks of docs that mention the change are kept.
+        payloads = deps.store.scroll_payloads(event.repo.repo_key, DRIFT_SCROLL_PAGE)
+        found = await asyncio.to_thread(find_doc_drift, payloads, summary)
+        span.set_attributes({"sextant.docs_read": found.docs_read, "sextant.docs_left_out": found.docs_left_out})
+    drift = found.findings
+    if found.docs_left_out:
+        warnings.append(
+            f"doc drift: {found.docs_left_out} more docs mention what this change removes or rewrites; "
+            f"the first {found.docs_read} were checked"
+        )
     review, usage, model, provider = await _model_review(deps, prompt, warnings)
     context = [_context_item(decision) for decision in decisions]
     findings = [*review, *drift]
