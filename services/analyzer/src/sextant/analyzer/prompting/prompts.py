@@ -9,6 +9,7 @@ parts (purpose, summary) so that its answer parses.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from sextant.analyzer.prompting.context import FormattedContext
@@ -103,10 +104,10 @@ def analysis_prompt(
     Returns:
         The prompt.
     """
-    with tracer(__name__).start_as_current_span(
-        "analyzer.build_prompt", attributes={"sextant.purpose": "analysis"}
-    ) as span:
-        user = (
+    return _traced_prompt(
+        "analysis",
+        _ANALYSIS_ROLE,
+        lambda: (
             f"Analyse {_subject(repo, head_sha)} from the excerpts below.\n\n"
             "Write the analysis in Markdown with exactly these seven sections, in this order, each under "
             "a level-2 heading written exactly as shown:\n\n"
@@ -114,10 +115,8 @@ def analysis_prompt(
             f"{_evidence_block(findings_markdown)}\n\n"
             f"{_context_intro(context, median_code)}\n\n"
             f"{context.text}"
-        )
-        prompt = Prompt(system=_system(_ANALYSIS_ROLE), user=user)
-        span.set_attribute("sextant.prompt_chars", len(prompt.system) + len(prompt.user))
-    return prompt
+        ),
+    )
 
 
 def summary_prompt(
@@ -134,10 +133,10 @@ def summary_prompt(
     Returns:
         The prompt.
     """
-    with tracer(__name__).start_as_current_span(
-        "analyzer.build_prompt", attributes={"sextant.purpose": "summary"}
-    ) as span:
-        user = (
+    return _traced_prompt(
+        "summary",
+        _SUMMARY_ROLE,
+        lambda: (
             f"Summarise {_subject(repo, head_sha)} from the excerpts below.\n\n"
             "Answer in Markdown with exactly two sections, each under a level-2 heading written exactly "
             "as shown:\n\n"
@@ -146,7 +145,15 @@ def summary_prompt(
             "it works.\n\n"
             f"{_context_intro(context, median_code)}\n\n"
             f"{context.text}"
-        )
-        prompt = Prompt(system=_system(_SUMMARY_ROLE), user=user)
+        ),
+    )
+
+
+def _traced_prompt(purpose: str, role: str, user: Callable[[], str]) -> Prompt:
+    """Build a prompt inside its trace span, which records the purpose and the prompt's size."""
+    with tracer(__name__).start_as_current_span(
+        "analyzer.build_prompt", attributes={"sextant.purpose": purpose}
+    ) as span:
+        prompt = Prompt(system=_system(role), user=user())
         span.set_attribute("sextant.prompt_chars", len(prompt.system) + len(prompt.user))
     return prompt
