@@ -16,13 +16,12 @@ from sextant.contracts import (
     Purpose,
     RepoRef,
     SelectionCounts,
-    event_id_for,
-    utc_now_iso,
 )
 from sextant.parsing import build_chunks
 from sextant.selection import select_from_payloads
 
 from ..support.embedders import FakeEmbedder
+from ..support.events import chunks_selected
 from ..support.provider_server import ProviderServer, Reply
 
 DIMENSION = 4
@@ -63,13 +62,11 @@ def selection_event(
     """The ChunksSelected the selector would publish for these payloads."""
     selection = select_from_payloads(payloads, limit)
     chunks = list(selection.chunks)
-    return ChunksSelected(
-        event_id=event_id_for(ChunksSelected, run_id, purpose),
-        run_id=run_id,
-        occurred_at=utc_now_iso(),
-        repo=REPO,
-        purpose=purpose,
-        limit=limit,
+    return chunks_selected(
+        REPO,
+        purpose,
+        limit,
+        run_id,
         chunks=chunks,
         median_code=selection.median_code,
         counts=SelectionCounts(

@@ -20,12 +20,11 @@ from sextant.contracts import (
     STREAM_NAME,
     Event,
     EventParked,
-    FileRecencyComputed,
     RepoUpdated,
     StageFailed,
-    utc_now_iso,
 )
 
+from ..support.events import file_recency_computed
 from .test_bus_real_server import FAST, REPO, collect, repo_updated, start_consumer, wait_for
 
 SUBJECT = f"sextant.repo.updated.{REPO.repo_key}"
@@ -90,17 +89,7 @@ async def test_an_output_that_cannot_be_encoded_parks_the_input_and_fails_the_st
         attempts.append(1)
         # A non-UTF-8 file name decoded with surrogateescape: JSON cannot carry it.
         dates = {b"caf\xe9.py".decode("utf-8", "surrogateescape"): "2026-01-01T00:00:00Z"}
-        return [
-            FileRecencyComputed(
-                event_id=f"recency-{event.run_id}",
-                run_id=event.run_id,
-                occurred_at=utc_now_iso(),
-                repo=event.repo,
-                request=event,
-                status="computed",
-                dates=dates,
-            )
-        ]
+        return [file_recency_computed(event, dates=dates)]
 
     bus = await start_consumer(nats_url, scan)
     await bus.publish(repo_updated("run-bad-path"))

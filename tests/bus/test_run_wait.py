@@ -9,21 +9,14 @@ from nats.js.api import ConsumerConfig
 
 from sextant.bus import Bus, RunFailedError, RunStalledError, await_events, await_result
 from sextant.bus.run_wait import subject_matches
-from sextant.contracts import STREAM_NAME, ChunksIndexed, Event, FileRecencyComputed, RepoUpdated, utc_now_iso
+from sextant.contracts import STREAM_NAME, ChunksIndexed, Event, FileRecencyComputed, RepoUpdated
 
+from ..support.events import file_recency_computed
 from .test_bus_real_server import repo_updated, start_consumer
 
 
 def recency_for(event: RepoUpdated) -> FileRecencyComputed:
-    return FileRecencyComputed(
-        event_id=f"recency-{event.run_id}",
-        run_id=event.run_id,
-        occurred_at=utc_now_iso(),
-        repo=event.repo,
-        request=event,
-        status="computed",
-        dates={},
-    )
+    return file_recency_computed(event, dates={})
 
 
 async def test_the_result_of_the_run_ends_the_wait(nats_url: str) -> None:

@@ -7,17 +7,18 @@ from pathlib import Path
 
 from sextant.bootstrap import bootstrap, host
 from sextant.bus import Bus, EmbeddedNats, build_broker, start_routers
-from sextant.contracts import FileRecencyComputed, RepoRef, RepoUpdated, event_id_for, utc_now_iso
+from sextant.contracts import FileRecencyComputed, RepoRef, RepoUpdated
 from sextant.recency_scanner import app as recency_scanner
+
+from ..support.events import repo_updated
 
 ENV = {"INDEX_FILE_RECENCY": "true"}
 
 
 def push(run_id: str) -> RepoUpdated:
-    return RepoUpdated(
-        event_id=event_id_for(RepoUpdated, run_id), run_id=run_id, occurred_at=utc_now_iso(),
-        repo=RepoRef.for_url("https://example.com/a/b.git"), changed_paths=["x.py"], head_commit_date="2026-01-01",
-    )  # fmt: skip
+    return repo_updated(
+        RepoRef.for_url("https://example.com/a/b.git"), run_id, changed_paths=["x.py"], head_commit_date="2026-01-01"
+    )
 
 
 async def answered(bus: Bus) -> set[str]:

@@ -21,8 +21,6 @@ from sextant.contracts import (
     RecencyStatus,
     RepoRef,
     RepoUpdated,
-    event_id_for,
-    utc_now_iso,
 )
 from sextant.embedding import DenseEmbedder, LocalMiniLM
 from sextant.gitsource.mirror import RepoMirror
@@ -32,6 +30,7 @@ from sextant.indexer.dense_stage import DenseProgress, DenseStage, on_chunks_ind
 from sextant.indexer.discovery import DiscoveryRules
 
 from ..support.embedders import FakeEmbedder as HashingTestEmbedder
+from ..support.events import file_recency_computed, repo_updated
 from ..support.provider_server import ProviderServer, Reply
 from ..support.wire_formats import openai_embeddings, openai_error
 
@@ -94,14 +93,7 @@ class IndexHarness:
     def request(self, *, run_id: str | None = None, **fields: Any) -> RepoUpdated:
         # Run ids are unique across harnesses too, as real ones (uuid4) are: a store records the run that
         # wrote each point, and a reused id would read as a retried delivery of that run.
-        run = run_id or f"run-{next(_RUN_NUMBERS)}"
-        return RepoUpdated(
-            event_id=event_id_for(RepoUpdated, run, self.ref.repo_key),
-            run_id=run,
-            occurred_at=utc_now_iso(),
-            repo=self.ref,
-            **fields,
-        )
+        return repo_updated(self.ref, run_id or f"run-{next(_RUN_NUMBERS)}", **fields)
 
     def recency(
         self,
@@ -109,15 +101,7 @@ class IndexHarness:
         status: RecencyStatus = "skipped",
         dates: dict[str, str | None] | None = None,
     ) -> FileRecencyComputed:
-        return FileRecencyComputed(
-            event_id=event_id_for(FileRecencyComputed, request.run_id, request.event_id),
-            run_id=request.run_id,
-            occurred_at=utc_now_iso(),
-            repo=self.ref,
-            request=request,
-            status=status,
-            dates=dates,
-        )
+        return file_recency_computed(request, status, dates)
 
     async def run(
         self,

@@ -16,26 +16,14 @@ from sextant.contracts import (
     Event,
     FileRecencyComputed,
     RepoRef,
-    RepoUpdated,
     encode_event,
-    event_id_for,
     subject_for,
-    utc_now_iso,
 )
 from sextant.recency_scanner import app as recency_scanner
 
+from ..support.events import repo_updated
+
 REPO = RepoRef.for_url("https://example.com/acme/widgets.git")
-
-
-def repo_updated() -> RepoUpdated:
-    return RepoUpdated(
-        event_id=event_id_for(RepoUpdated, "run-1"),
-        run_id="run-1",
-        occurred_at=utc_now_iso(),
-        repo=REPO,
-        changed_paths=["src/a.py"],
-        head_commit_date="2026-03-04T05:06:07Z",
-    )
 
 
 async def test_recency_router_answers_a_push_with_a_dated_map_in_memory() -> None:
@@ -52,7 +40,7 @@ async def test_recency_router_answers_a_push_with_a_dated_map_in_memory() -> Non
     consume(downstream, bus, event_type=FileRecencyComputed, durable="test_downstream", stage="test", handle=record)
     bus.broker.include_router(downstream)
     async with TestNatsBroker(bus.broker) as broker:
-        request = repo_updated()
+        request = repo_updated(REPO, changed_paths=["src/a.py"], head_commit_date="2026-03-04T05:06:07Z")
         await broker.publish(encode_event(request), subject_for(request), stream="SEXTANT")
     [event] = received
     assert event.status == "computed"

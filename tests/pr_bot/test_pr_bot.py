@@ -7,11 +7,12 @@ import logging
 import httpx
 import pytest
 
-from sextant.contracts import RepoRef, ReviewCompleted, ReviewFinding, event_id_for, utc_now_iso
+from sextant.contracts import RepoRef, ReviewCompleted, ReviewFinding
 from sextant.pr_bot.config import PrBotSettings
 from sextant.pr_bot.handlers import PrBotDeps, on_review_completed
 from sextant.pr_bot.review_post import SUMMARY_MARKER
 
+from ..support.events import review_completed
 from .conftest import GITHUB_TOKEN, GITLAB_TOKEN, FakeHost
 
 
@@ -19,11 +20,9 @@ def _review(
     url: str, provider: str, *, run: str, request: str, findings: list[ReviewFinding] | None = None,
     pr: int | None = 7, markdown: str = "## Review\n\nLooks fine.",
 ) -> ReviewCompleted:  # fmt: skip
-    return ReviewCompleted(
-        event_id=event_id_for(ReviewCompleted, run, request), run_id=run, occurred_at=utc_now_iso(),
-        repo=RepoRef.for_url(url, provider=provider), request_id=request, pr_number=pr, markdown=markdown,
-        findings=findings or [],
-    )  # fmt: skip
+    return review_completed(
+        RepoRef.for_url(url, provider=provider), run, request, pr_number=pr, markdown=markdown, findings=findings or []
+    )
 
 
 FINDINGS = [

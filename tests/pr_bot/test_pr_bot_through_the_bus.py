@@ -7,18 +7,18 @@ from pathlib import Path
 
 from sextant.bootstrap import bootstrap, host
 from sextant.bus import Bus, EmbeddedNats, build_broker, start_routers
-from sextant.contracts import RepoRef, ReviewCompleted, event_id_for, utc_now_iso
+from sextant.contracts import RepoRef
 from sextant.pr_bot.app import SERVICE
 from sextant.pr_bot.review_post import SUMMARY_MARKER
 
+from ..support.events import review_completed
 from .conftest import GITHUB_TOKEN, FakeHost
 
 
 async def test_a_published_review_reaches_the_pull_request(github: FakeHost, tmp_path: Path) -> None:
     env = {"PR_BOT_GITHUB_TOKEN": GITHUB_TOKEN, "GITHUB_API_URL": github.url, "SEXTANT_HOME": str(tmp_path)}
-    review = ReviewCompleted(
-        event_id=event_id_for(ReviewCompleted, "run-1", "req-1"), run_id="run-1", occurred_at=utc_now_iso(),
-        repo=RepoRef.for_url("https://github.com/octo/shop.git", provider="github"), request_id="req-1",
+    review = review_completed(
+        RepoRef.for_url("https://github.com/octo/shop.git", provider="github"), "run-1", "req-1",
         pr_number=12, markdown="## Review\\n\\nFrom the bus.",
     )  # fmt: skip
     assert not SERVICE.embedded, "it needs write tokens: only its own process hosts it"

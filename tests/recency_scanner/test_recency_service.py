@@ -12,21 +12,19 @@ import pytest
 from sextant.bootstrap import bootstrap, host
 from sextant.bus import Bus, EmbeddedNats, build_broker, start_routers
 from sextant.config import token_lookup
-from sextant.contracts import FileRecencyComputed, RepoRef, RepoUpdated, encode_event, event_id_for, utc_now_iso
+from sextant.contracts import FileRecencyComputed, RepoRef, RepoUpdated, encode_event
 from sextant.recency_scanner import app as recency_scanner
 from sextant.recency_scanner.config import RecencySettings
 from sextant.recency_scanner.handlers import on_repo_updated
 
 from ..conftest import GitRepo
+from ..support.events import repo_updated
 
 TOKEN = "ghp_s3cretTOKENvalue1234567890"
 
 
 def request(url: str, **fields: object) -> RepoUpdated:
-    return RepoUpdated(
-        event_id=event_id_for(RepoUpdated, "run"), run_id="run", occurred_at=utc_now_iso(),
-        repo=RepoRef.for_url(url, provider=str(fields.pop("provider", "generic"))), **fields,  # type: ignore[arg-type]
-    )  # fmt: skip
+    return repo_updated(RepoRef.for_url(url, provider=str(fields.pop("provider", "generic"))), "run", **fields)
 
 
 ON = RecencySettings(enabled=True)

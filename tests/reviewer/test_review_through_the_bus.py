@@ -10,9 +10,10 @@ from sextant.bus import Bus, EmbeddedNats, build_broker, start_routers
 from sextant.cli.publishing import build_repo_updated
 from sextant.cli.run_watch import await_result
 from sextant.cli.services import all_services
-from sextant.contracts import ChunksIndexed, RepoRef, ReviewCompleted, ReviewRequested, event_id_for, utc_now_iso
+from sextant.contracts import ChunksIndexed, RepoRef, ReviewCompleted
 
 from ..conftest import GitRepo
+from ..support.events import review_requested
 
 AUTH_BEFORE = '''"""Sessions for the web app."""
 
@@ -54,10 +55,9 @@ async def test_pr_renaming_a_function_an_old_doc_describes(git_repo: GitRepo, tm
         indexed = await await_result(bus, build_repo_updated(str(git_repo.root)), ChunksIndexed, show_progress=False)
         assert indexed.files_added == 3
         repo = RepoRef.for_url(str(git_repo.root))
-        request = ReviewRequested(
-            event_id=event_id_for(ReviewRequested, "review-1"), run_id="review-1", occurred_at=utc_now_iso(),
-            repo=repo, pr_number=7, title="Rename login_user to authenticate", base_ref="main", head_ref="rename",
-        )  # fmt: skip
+        request = review_requested(
+            repo, "review-1", pr_number=7, title="Rename login_user to authenticate", base_ref="main", head_ref="rename"
+        )
         review = await await_result(bus, request, ReviewCompleted, show_progress=False)
         await bus.close()
 

@@ -11,10 +11,12 @@ from sextant.bootstrap import bootstrap, host
 from sextant.bus import Bus, EmbeddedNats, build_broker, start_routers
 from sextant.chunkstore import ChunkPayload, ChunkPoint, SparseVector, point_id
 from sextant.chunkstore.edge_store import EdgeChunkStore
-from sextant.contracts import ChunksIndexed, ChunksSelected, RepoRef, event_id_for, utc_now_iso
+from sextant.contracts import ChunksIndexed, ChunksSelected, RepoRef
 from sextant.selector import app as selector
 from sextant.selector.config import SelectorSettings
 from sextant.selector.handlers import on_chunks_indexed
+
+from ..support.events import event
 
 REPO = RepoRef.for_url("https://example.com/acme/shop.git")
 DIMENSION = 8
@@ -46,10 +48,7 @@ def store_with(tmp_path: Path, payloads: list[ChunkPayload]) -> EdgeChunkStore:
 
 
 def indexed_event() -> ChunksIndexed:
-    return ChunksIndexed(
-        event_id=event_id_for(ChunksIndexed, "run-1"), run_id="run-1", occurred_at=utc_now_iso(), repo=REPO,
-        head_sha="abc", files_seen=60,
-    )  # fmt: skip
+    return event(ChunksIndexed, REPO, "run-1", head_sha="abc", files_seen=60)
 
 
 def many_payloads() -> list[ChunkPayload]:

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from sextant.contracts import ChunksSelected, RepoRef, RepoUpdated, ReviewRequested, event_id_for, utc_now_iso
+from sextant.contracts import (
+    ChunksSelected,
+    FileRecencyComputed,
+    RecencyStatus,
+    RepoRef,
+    RepoUpdated,
+    ReviewCompleted,
+    ReviewRequested,
+    event_id_for,
+    utc_now_iso,
+)
 from sextant.contracts.events import Event
 
 E = TypeVar("E", bound=Event)
@@ -47,3 +57,18 @@ def chunks_selected(
 ) -> ChunksSelected:
     """A ChunksSelected for one purpose (chunks, counts, median_code... as keyword fields)."""
     return event(ChunksSelected, repo, run_id, purpose, purpose=purpose, limit=limit, **fields)
+
+
+def file_recency_computed(
+    request: RepoUpdated, status: RecencyStatus = "computed", dates: dict[str, str | None] | None = None, **fields: Any
+) -> FileRecencyComputed:
+    """The recency scanner's answer to a RepoUpdated (``dates`` None: no map, as a skipped scan sends)."""
+    return event(
+        FileRecencyComputed, request.repo, request.run_id, request.event_id, request=request, status=status,
+        dates=dates, **fields,
+    )  # fmt: skip
+
+
+def review_completed(repo: RepoRef, run_id: str, request_id: str, **fields: Any) -> ReviewCompleted:
+    """The reviewer's answer to the ReviewRequested ``request_id`` (pr_number, markdown... as keyword fields)."""
+    return event(ReviewCompleted, repo, run_id, request_id, request_id=request_id, **fields)
