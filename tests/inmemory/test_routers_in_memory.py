@@ -1,50 +1,143 @@
 """The middle test tier: service routers on FastStream's in-memory TestNatsBroker (no server at all).
 
 It checks the wiring — subjects, durable consumers, the bus's decode/handle/publish/ack path — fast,
-while the real-server tests prove JetStream semantics (de-duplication, redelivery, parking).
+while the real-server tests prove JetStream semantics (de-duplication, redelivery, parking). Each
+service consumed from the bus has one test here: its declaration hosted as the runtime hosts it, one
+event in, the events it publishes read back by a downstream consumer. Three are wired on a real
+server only, because they use what the in-memory broker lacks: the embedder holds a JetStream
+key-value lease (tests/indexer/test_through_bus.py), the analyzer reads its last output back from the
+stream (tests/analyzer/test_end_to_end.py); the PR bot publishes nothing to read back
+(tests/pr_bot/test_pr_bot_through_the_bus.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TypeVar
 
+import pytest
 from faststream.nats import TestNatsBroker
 
-from sextant.bootstrap import bootstrap, host
+from sextant.bootstrap import Adapters, AnyDeclaration, bootstrap, host
 from sextant.bus import Bus, build_broker, consume
+from sextant.chunkstore import ChunkPoint, SparseVector, point_id
+from sextant.chunkstore.edge_store import EdgeChunkStore
 from sextant.contracts import (
+    STREAM_NAME,
+    ChunksIndexed,
+    ChunksSelected,
     Event,
     FileRecencyComputed,
     RepoRef,
+    ReviewCompleted,
     encode_event,
     subject_for,
 )
+from sextant.indexer import app as indexer
 from sextant.recency_scanner import app as recency_scanner
+from sextant.reviewer import app as reviewer
+from sextant.selector import app as selector
 
-from ..support.events import repo_updated
+from ..conftest import GitRepo
+from ..reviewer.test_search_mode import DIFF
+from ..support.embedders import FakeEmbedder
+from ..support.events import event, file_recency_computed, repo_updated, review_requested
+from ..support.payloads import chunk_payload
 
 REPO = RepoRef.for_url("https://example.com/acme/widgets.git")
+IN_MEMORY_URL = "nats://in-memory.invalid:4222"
+DATE = "2026-01-01"
+
+E = TypeVar("E", bound=Event)
+
+
+async def through_the_router(
+    declaration: AnyDeclaration, adapters: Adapters, env: dict[str, str], request: Event, answer: type[E]
+) -> list[E]:
+    """Host one declared service on an in-memory broker, publish ``request``, return every ``answer``."""
+    bus = Bus(build_broker(IN_MEMORY_URL))
+    received: list[E] = []
+
+    async def record(published: E) -> Sequence[Event]:
+        received.append(published)
+        return []
+
+    bus.broker.include_router(host(declaration, adapters, env).build(bus))
+    downstream = bus.router()
+    consume(downstream, bus, event_type=answer, durable="test_downstream", stage="test", handle=record)
+    bus.broker.include_router(downstream)
+    async with TestNatsBroker(bus.broker) as broker:
+        await broker.publish(encode_event(request), subject_for(request), stream=STREAM_NAME)
+    return received
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[EdgeChunkStore]:
+    """The real embedded store, sized for the fake embedder."""
+    opened = EdgeChunkStore(tmp_path / "qdrant", "inmemory_chunks", FakeEmbedder().dimension)
+    yield opened
+    opened.close()
+
+
+def stored(store: EdgeChunkStore, paths: Sequence[str], *, dense: bool) -> None:
+    """One dated chunk per path, with or without its dense vector."""
+    store.upsert(
+        [
+            ChunkPoint(
+                id=point_id(REPO.repo_key, path, path, 1, 0),
+                dense=FakeEmbedder().vector(path) if dense else None,
+                sparse=SparseVector(indices=[1], values=[1.0]),
+                payload=chunk_payload(
+                    REPO.repo_key, path, f"def f{n}():\n    return {n}\n", last_modified_at="2026-01-01"
+                ),
+            )
+            for n, path in enumerate(paths)
+        ]
+    )
 
 
 async def test_recency_router_answers_a_push_with_a_dated_map_in_memory() -> None:
-    bus = Bus(build_broker("nats://in-memory.invalid:4222"))
-    received: list[FileRecencyComputed] = []
-
-    async def record(event: FileRecencyComputed) -> Sequence[Event]:
-        received.append(event)
-        return []
-
     env = {"INDEX_FILE_RECENCY": "true"}
-    bus.broker.include_router(host(recency_scanner.SERVICE, bootstrap(env), env).build(bus))
-    downstream = bus.router()
-    consume(downstream, bus, event_type=FileRecencyComputed, durable="test_downstream", stage="test", handle=record)
-    bus.broker.include_router(downstream)
-    async with TestNatsBroker(bus.broker) as broker:
-        request = repo_updated(REPO, changed_paths=["src/a.py"], head_commit_date="2026-03-04T05:06:07Z")
-        await broker.publish(encode_event(request), subject_for(request), stream="SEXTANT")
-    [event] = received
-    assert event.status == "computed"
-    assert event.mode == "incremental"
-    assert event.dates is not None
-    assert event.dates["src/a.py"].startswith("2026-03-04")
-    assert event.request.event_id == request.event_id
+    request = repo_updated(REPO, changed_paths=["src/a.py"], head_commit_date="2026-03-04T05:06:07Z")
+    [answer] = await through_the_router(recency_scanner.SERVICE, bootstrap(env), env, request, FileRecencyComputed)
+    assert answer.status == "computed"
+    assert answer.mode == "incremental"
+    assert answer.dates is not None
+    assert answer.dates["src/a.py"].startswith("2026-03-04")
+    assert answer.request.event_id == request.event_id
+
+
+async def test_indexer_router_indexes_a_real_repository_in_memory(
+    git_repo: GitRepo, store: EdgeChunkStore, tmp_path: Path
+) -> None:
+    git_repo.write("src/app.py", "def main():\n    return 1\n")
+    git_repo.commit("one")
+    env = {"SEXTANT_HOME": str(tmp_path / "home")}
+    adapters = bootstrap(env, store=store, embedder=FakeEmbedder())
+    request = repo_updated(RepoRef.for_url(git_repo.url))
+    [indexed] = await through_the_router(
+        indexer.SERVICE, adapters, env, file_recency_computed(request, "skipped"), ChunksIndexed
+    )
+    assert (indexed.files_added, indexed.failed_files) == (1, [])
+    assert indexed.run_id == request.run_id
+
+
+async def test_selector_router_publishes_an_analysis_and_a_summary_selection_in_memory(
+    store: EdgeChunkStore,
+) -> None:
+    stored(store, [f"src/m{n}.py" for n in range(5)], dense=True)
+    indexed = event(ChunksIndexed, REPO, "run-1", head_sha="abc", files_seen=5)
+    selected = await through_the_router(selector.SERVICE, bootstrap({}, store=store), {}, indexed, ChunksSelected)
+    assert sorted(s.purpose for s in selected) == ["analysis", "summary"]
+    assert all(len(s.chunks) == 5 for s in selected)
+
+
+async def test_reviewer_router_reviews_a_diff_in_memory(store: EdgeChunkStore, tmp_path: Path) -> None:
+    stored(store, ["shop/orders.py"], dense=True)
+    env = {"SEXTANT_HOME": str(tmp_path / "home")}
+    adapters = bootstrap(env, store=store, embedder=FakeEmbedder(), model=None)
+    request = review_requested(REPO, "review-1", title="Add quantity", diff=DIFF)
+    [review] = await through_the_router(reviewer.SERVICE, adapters, env, request, ReviewCompleted)
+    assert review.request_id == request.event_id
+    assert review.model == "none"
