@@ -1,4 +1,5 @@
-"""Real processes for the fault suite: `sextant up` hosts, git repositories, a stream reader.
+"""Real processes for the fault suite: `sextant up` hosts, the services hosted in the test's own
+process on a real nats-server, git repositories, the store read back.
 
 Every wait here waits for a condition (a file, an event, a process state) under a generous deadline
 that only turns a hang into a failure; no assertion depends on how fast anything is.
@@ -13,11 +14,22 @@ import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+import nats.errors
 import pytest
+
+from sextant.bootstrap import Adapters, bootstrap
+from sextant.bus import Bus, DeliveryPolicy, build_broker, start_routers
+from sextant.cli.services import all_services
+from sextant.contracts import ChunksEmbedded, Event, EventParked, StageFailed
+
+from ..support.embedders import token_hash_vector
+from ..support.provider_server import ProviderServer
 
 DEADLINE_SECONDS = 240.0
 """How long a condition may take before the test calls it a hang (a loaded 2-core box is slow)."""
@@ -134,11 +146,18 @@ def _cmdline(pid: int) -> str:
         return ""
 
 
-@pytest.fixture
-def sextant(tmp_path: Path) -> Iterator[Sextant]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("NATS_", "QDRANT_", "OTEL_", "LLM_", "SEXTANT_"))}
+def clean_environment() -> dict[str, str]:
+    """The test process's environment without anything that would point Sextant elsewhere."""
+    prefixes = ("NATS_", "QDRANT_", "OTEL_", "LLM_", "SEXTANT_", "EMBEDDINGS_", "INDEX_", "GIT_")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(prefixes)}
     for key in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "COHERE_API_KEY", "CI"):
         env.pop(key, None)
+    return env
+
+
+@pytest.fixture
+def sextant(tmp_path: Path) -> Iterator[Sextant]:
+    env = clean_environment()
     env["SEXTANT_HOME"] = str(tmp_path / "home")
     env["INDEX_FILE_RECENCY"] = "true"
     runner = Sextant(tmp_path / "home", env)
@@ -188,3 +207,146 @@ def resident_memory(pid: int | str = "self") -> int:
     except OSError:
         pass
     return 0
+
+
+EMBEDDING_DIMENSION = 16
+
+
+def openai_embeddings(request: Any) -> dict[str, Any]:
+    """What OpenAI's /v1/embeddings answers, with token-hashing vectors (no model to load)."""
+    data = [
+        {"object": "embedding", "index": index, "embedding": token_hash_vector(text, EMBEDDING_DIMENSION)}
+        for index, text in enumerate(request["input"])
+    ]
+    return {"object": "list", "data": data, "model": request["model"], "usage": {"prompt_tokens": 1, "total_tokens": 1}}
+
+
+@pytest.fixture
+def embeddings() -> Iterator[ProviderServer]:
+    """A local server speaking OpenAI's embeddings API; scripted faults come before its answers."""
+    server = ProviderServer(answer=openai_embeddings)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def hosted_embeddings_env(home: Path, embeddings: ProviderServer) -> dict[str, str]:
+    """The environment of a deployment embedding through the local provider server, no language model."""
+    return {
+        **clean_environment(),
+        "SEXTANT_HOME": str(home),
+        "EMBEDDINGS_PROVIDER": "openai",
+        "EMBEDDINGS_BASE_URL": f"{embeddings.url}/v1",
+        "EMBEDDINGS_MODEL": "fault-suite-hashing",
+        "EMBEDDINGS_DIMENSION": str(EMBEDDING_DIMENSION),
+        "EMBEDDINGS_TIMEOUT": "5",
+        "LLM_PROVIDER": "none",
+        "INDEX_FILE_RECENCY": "true",
+    }
+
+
+QUICK_REDELIVERY = DeliveryPolicy(ack_wait_seconds=5.0, heartbeat_seconds=1.0, max_deliver=5, backoff_seconds=(0.2,))
+"""A delivery left unacknowledged by a fault comes back in seconds, not the production minute."""
+
+
+def run_ended(events: list[Event]) -> bool:
+    """A run is over for the index path when its dense vectors are complete or a stage gave up."""
+    return any(
+        (isinstance(e, ChunksEmbedded) and e.complete) or isinstance(e, StageFailed | EventParked) for e in events
+    )
+
+
+class Pipeline:
+    """Every embedded service hosted in this process on a real nats-server, with real adapters."""
+
+    def __init__(self, env: dict[str, str], url: str, delivery: DeliveryPolicy = QUICK_REDELIVERY) -> None:
+        self.env = env
+        self.url = url
+        self.delivery = delivery
+        self.adapters: Adapters | None = None
+        self.bus: Bus | None = None
+
+    async def start(self) -> Pipeline:
+        self.adapters = bootstrap(self.env)
+        self.bus = Bus(build_broker(self.url), delivery=self.delivery)
+        await start_routers(self.bus, all_services(self.env, self.adapters))
+        return self
+
+    async def stop(self) -> None:
+        if self.bus is not None:
+            await self.bus.close()
+            self.bus = None
+        if self.adapters is not None:
+            self.adapters.close()
+            self.adapters = None
+
+    async def publish(self, request: Event) -> int:
+        """Publish a request; return the stream sequence before it (to follow the run from there)."""
+        assert self.bus is not None
+        after = await self.bus.last_sequence()
+        await self.bus.publish(request)
+        return after
+
+    async def follow(self, run_id: str, after: int, until: Callable[[list[Event]], bool] = run_ended) -> list[Event]:
+        """The run's events from ``after`` on, until ``until`` holds for them (a hang fails the test).
+
+        A reader cut off by a lost connection (a killed nats-server) reads again from ``after``.
+        """
+        assert self.bus is not None
+        bus = self.bus
+        give_up = time.monotonic() + DEADLINE_SECONDS
+        seen: list[Event] = []
+        while time.monotonic() < give_up:
+            seen = []
+            try:
+                async with asyncio.timeout(give_up - time.monotonic()):
+                    async for _, event, _ in bus.read(follow=True, after_sequence=after):
+                        if event is not None and event.run_id == run_id:
+                            seen.append(event)
+                            if until(seen):
+                                return seen
+            except (TimeoutError, nats.errors.Error):
+                await asyncio.sleep(0.2)
+        raise AssertionError(f"run {run_id} never ended; heard {[type(e).__name__ for e in seen]}")
+
+    async def run(self, request: Event, until: Callable[[list[Event]], bool] = run_ended) -> list[Event]:
+        """Publish a request and follow its run to the end."""
+        return await self.follow(request.run_id, await self.publish(request), until)
+
+
+@dataclass(frozen=True)
+class StoreSnapshot:
+    """What the store holds for one repository: every file's point ids, and the point counts."""
+
+    files: dict[str, tuple[str, frozenset[str]]]
+    """path -> (blob SHA, point ids)."""
+    points: int
+    missing_dense: int
+    chunks: Counter[tuple[Any, ...]]
+    """(path, lines, symbol, window, blob) of every stored point, with how often it is stored."""
+
+    def assert_each_file_once(self, expected: StoreSnapshot) -> None:
+        """Every file of ``expected`` present exactly once: same blob, same ids, nothing else stored."""
+        assert self.files == expected.files
+        assert self.points == expected.points == sum(len(ids) for _, ids in expected.files.values())
+        assert self.chunks == expected.chunks
+        assert set(self.chunks.values()) == {1}
+        assert all(blob for blob, _ in self.files.values()), "a file is stored half-written"
+
+
+def snapshot(env: dict[str, str], repo_key: str, adapters: Adapters | None = None) -> StoreSnapshot:
+    """Read the store of ``env``'s home (through running adapters, or by opening it)."""
+    own = adapters is None
+    adapters = adapters or bootstrap(env)
+    try:
+        store = adapters.store
+        files = {path: (entry.blob_sha, entry.point_ids) for path, entry in store.file_index(repo_key).items()}
+        chunks = Counter(
+            (p.path, p.start_line, p.end_line, p.symbol, p.window, p.blob_sha) for p in store.scroll_payloads(repo_key)
+        )
+        return StoreSnapshot(files, store.count(repo_key), store.count_missing_dense(repo_key), chunks)
+    finally:
+        if own:
+            adapters.close()

@@ -6,7 +6,6 @@ stops at the cap, so the peak stays far below what the whole listing would take.
 
 from __future__ import annotations
 
-import subprocess
 import tracemalloc
 from pathlib import Path
 from types import SimpleNamespace
@@ -18,35 +17,7 @@ from sextant.gitsource import RepoMirror, RepoSource, TreeLimits, TreeTooLargeEr
 from sextant.gitsource.tree_stream import tree_records
 from sextant.indexer.discovery import DiscoveryRules, discover_files
 
-LEVELS = 5
-"""10**5 paths from a repository of a few kilobytes."""
-
-
-def _git(repo: Path, *args: str, stdin: bytes | None = None) -> str:
-    return subprocess.run(["git", "-C", str(repo), *args], input=stdin, check=True, capture_output=True).stdout.decode()
-
-
-def make_bomb(root: Path, levels: int = LEVELS) -> Path:
-    """A bare repository whose head tree lists 10**levels files."""
-    repo = root / "bomb.git"
-    subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(repo)], check=True)
-    _git(repo, "config", "uploadpack.allowFilter", "true")
-    blob = _git(repo, "hash-object", "-w", "--stdin", stdin=b"x = 1\n").strip()
-    listing = "".join(f"100644 blob {blob}\tf{index}.py\n" for index in range(10))
-    tree = _git(repo, "mktree", stdin=listing.encode()).strip()
-    for _ in range(levels - 1):
-        listing = "".join(f"040000 tree {tree}\td{index}\n" for index in range(10))
-        tree = _git(repo, "mktree", stdin=listing.encode()).strip()
-    env = {"GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@a", "GIT_COMMITTER_NAME": "a", "GIT_COMMITTER_EMAIL": "a@a"}
-    commit = (
-        subprocess.run(
-            ["git", "-C", str(repo), "commit-tree", "-m", "bomb", tree], check=True, capture_output=True, env=env
-        )
-        .stdout.decode()
-        .strip()
-    )
-    _git(repo, "update-ref", "refs/heads/main", commit)
-    return repo
+from ..support.odd_trees import make_bomb
 
 
 @pytest.fixture(scope="module")

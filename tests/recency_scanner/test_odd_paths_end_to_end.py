@@ -7,7 +7,6 @@ every event, tokenized, and shown in its exact (escaped) text form; nothing fail
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import msgspec
@@ -23,33 +22,8 @@ from sextant.recency_scanner.handlers import on_repo_updated
 
 from ..conftest import GitRepo
 from ..indexer.conftest import HashingTestEmbedder, IndexHarness, make_deps, open_store
-
-ODD = {
-    b"caf\xe9.py": "caf\\xe9.py",
-    b"new\nline.py": "new\\nline.py",
-    b"back\\slash.md": "back\\\\slash.md",
-    b"plain.py": "plain.py",
-}
-DOTDOT = "../escape.py"
-
-
-def _commit_with_dotdot_entry(repo: GitRepo) -> None:
-    """Add a tree entry named ``..`` (git's index refuses one; a hostile tree can still hold it)."""
-    blob = repo.git("hash-object", "-w", "plain.py").strip()
-    inner = subprocess.run(
-        ["git", "-C", str(repo.root), "mktree"], input=f"100644 blob {blob}\tescape.py\n".encode(),
-        check=True, capture_output=True,
-    ).stdout.decode().strip()  # fmt: skip
-    listing = subprocess.run(
-        ["git", "-C", str(repo.root), "ls-tree", "-z", "HEAD"], check=True, capture_output=True
-    ).stdout
-    tree = subprocess.run(
-        ["git", "-C", str(repo.root), "mktree", "-z"], input=listing + f"040000 tree {inner}\t..\0".encode(),
-        check=True, capture_output=True,
-    ).stdout.decode().strip()  # fmt: skip
-    head = repo.git("rev-parse", "HEAD").strip()
-    commit = repo.git("commit-tree", tree, "-p", head, "-m", "dotdot", date="2026-03-03T03:03:03+00:00").strip()
-    repo.git("update-ref", "refs/heads/main", commit)
+from ..support.odd_trees import DOTDOT, ODD
+from ..support.odd_trees import commit_with_dotdot_entry as _commit_with_dotdot_entry
 
 
 async def test_odd_paths_go_through_discovery_index_and_recency(git_repo: GitRepo, tmp_path: Path) -> None:
