@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated
 
 import msgspec
@@ -20,6 +22,7 @@ from sextant.cli.index_access import (
 from sextant.cli.publishing import normalize_repo_location
 from sextant.cli.repository_check import check_local_repository, is_local
 from sextant.cli.search_render import outcome_lines, symbol_lines
+from sextant.embedding import DenseEmbedder
 from sextant.search import DEFAULT_RESULT_LIMIT, SearchRequest, SymbolReport
 
 ReposArgument = Annotated[
@@ -49,20 +52,10 @@ def search(
     if kind not in (None, "code", "doc"):
         raise typer.BadParameter("--kind is code or doc")
     keys = _checked_repo_keys(repos or [], provider)
-    try:
-        store, embedder = open_index(os.environ)
-    except StoreUnavailableError as error:
-        typer.echo(f"sextant: {error}", err=True)
-        raise typer.Exit(1) from None
-    try:
+    with _opened_index() as (store, embedder):
         request = SearchRequest(query=query, repo_keys=keys, kind=kind, path_glob=path, limit=limit)
         outcome = asyncio.run(searcher_for(store, embedder).search(request))
-    finally:
-        store.close()
-    if as_json:
-        typer.echo(msgspec.json.encode(outcome).decode())
-        return
-    typer.echo("\n".join(outcome_lines(outcome, len(keys))))
+    typer.echo(msgspec.json.encode(outcome).decode() if as_json else "\n".join(outcome_lines(outcome, len(keys))))
 
 
 def symbol(
@@ -75,21 +68,28 @@ def symbol(
 ) -> None:
     """Find where a symbol is defined (and, with --usages, used), with ages."""
     keys = _checked_repo_keys(repos or [], provider)
-    try:
-        store, _embedder = open_index(os.environ)
-    except StoreUnavailableError as error:
-        typer.echo(f"sextant: {error}", err=True)
-        raise typer.Exit(1) from None
-    try:
+    with _opened_index() as (store, _embedder):
         report = asyncio.run(_symbol_report(store, keys, name, usages=usages))
-    finally:
-        store.close()
     if as_json:
         typer.echo(msgspec.json.encode(report).decode())
         return
     typer.echo("\n".join(symbol_lines(report, len(keys))))
     if not report.definitions and not report.prefix_matches and not report.usages:
         raise typer.Exit(1)
+
+
+@contextmanager
+def _opened_index() -> Iterator[tuple[ChunkStore, DenseEmbedder]]:
+    """The local index's store and embedder, closed afterwards; an unreachable store ends the command."""
+    try:
+        store, embedder = open_index(os.environ)
+    except StoreUnavailableError as error:
+        typer.echo(f"sextant: {error}", err=True)
+        raise typer.Exit(1) from None
+    try:
+        yield store, embedder
+    finally:
+        store.close()
 
 
 def _checked_repo_keys(repos: list[str], provider: str) -> list[str]:
