@@ -192,3 +192,20 @@ def test_indented_code_blocks_are_code_and_escaped_backticks_open_no_span() -> N
     )
     claims = by_target(text)
     assert set(claims) == {"acme_login"}
+
+
+def test_a_variable_the_reader_s_shell_expands_is_not_a_firm_claim() -> None:
+    text = (
+        "When you pass an environment variable in the argument, it expands it:\n"
+        "\n"
+        "```console\n"
+        '$ python foo.py "$M0/.viola/2025-01-25"\n'
+        "$ NATS_URL=nats://x acme run\n"
+        "```\n"
+        "\n"
+        "The `ACME_HOME` environment variable sets the folder.\n"
+    )
+    claims = by_target(text)
+    assert not claims["M0"].explicit  # expanded by the reader's shell: the reader's variable
+    assert claims["NATS_URL"].explicit  # set for our command: a claim that it reads it
+    assert claims["ACME_HOME"].explicit

@@ -198,8 +198,8 @@ $ acme --reporter=doc | cat docs/head.html - docs/tail.html > docs/test.html
 $ cat docs/gone.html
 ```
 
-For the JavaScript API, view the [API documentation](api/), subscribe to the
-[newsletter](/newsletter/), or read the [reporters guide](reporters-gone.md).
+For the JavaScript API, view the [API documentation](api/) or the [API pages](/api), subscribe to the
+[newsletter](/newsletter/), or read the [reporters guide](reporters-gone.md) and [how to help](/CONTRIBUTING.md).
 
 Your editor completes them as you start to type `acme.File`... like the other classes.
 """
@@ -220,7 +220,9 @@ def test_a_command_writing_a_file_and_built_site_folders_are_the_reader_s_not_ou
     # Folder-style links from a docs page are pages of the built site; a broken page link is still news.
     assert found["api/"].status == "unverifiable"
     assert found["/newsletter/"].status == "unverifiable"
+    assert found["/api"].status == "unverifiable"
     assert found["reporters-gone.md"].status == "contradicted"
+    assert found["/CONTRIBUTING.md"].status == "contradicted"
     # `acme.File`... is the start of names the reader types.
     assert "acme.File" not in found
 

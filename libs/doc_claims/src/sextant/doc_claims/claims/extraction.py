@@ -116,7 +116,7 @@ def extract_claims(doc_path: str, text: str, *, first_line: int = 1) -> list[Cla
             elif found.kind == "flag" and found.command is None:
                 # No program named before it: whose flag it is, the doc does not say.
                 draft = dataclasses.replace(found, explicit=False)
-            if found.kind == "env" and not found.explicit and env_doc:
+            if found.kind == "env" and not found.explicit and env_doc and mention.form != "shell":
                 draft = dataclasses.replace(found, explicit=True)
             if (
                 mention.form != "python_import"

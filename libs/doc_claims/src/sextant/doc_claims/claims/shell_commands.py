@@ -54,8 +54,10 @@ def _tokens(segment: str) -> list[str]:
 
 def _segment_claims(segment: str) -> list[Draft]:
     tokens = _tokens(segment)
+    # `$M0/.viola/…`: a variable the reader's shell expands is the reader's; only a variable set for
+    # the command (`NATS_URL=… acme run`, below) says the program reads it.
     drafts = [
-        Draft("env", match.group(0), match.group(1) or match.group(2))
+        Draft("env", match.group(0), match.group(1) or match.group(2), explicit=False)
         for match in shapes.ENV_REFERENCE.finditer(segment)
     ]
     tokens = _drop_redirect_outputs(tokens)

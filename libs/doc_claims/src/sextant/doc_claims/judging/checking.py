@@ -207,8 +207,10 @@ def _resolve_path(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR091
     if not claim.linked and (reader := _readers_file(target, folder, facts)) is not None:
         return Resolution("unverifiable", reader)
     site_root = target.strip("/").split("/", 1)[0]
-    if claim.linked and target.startswith("/") and "/" in target.strip("/") and site_root not in facts.directories:
-        # `[hooks](/api/hook)`: a page of the built site, whose folder the repository does not hold.
+    # A Markdown link to `/api` is a URL of the built site; a Sphinx `:doc:` name `/gone` is a source page.
+    routed = "/" in target.strip("/") or (not shapes.extension(target) and shapes.extension(claim.doc) in _URL_LINKED)
+    if claim.linked and target.startswith("/") and routed and site_root not in facts.directories:
+        # `[hooks](/api/hook)`, `[API](/api)`: a page of the built site, whose folder the repository does not hold.
         return Resolution("unverifiable", f"{target} is a path of the built site: no {site_root}/ here")
     if claim.linked and folder and target.endswith("/"):
         # `[API documentation](api/)`, `[newsletter](/newsletter/)` from a page of the docs: a folder-style
@@ -217,6 +219,10 @@ def _resolve_path(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR091
     if claim.explicit:
         return Resolution("contradicted", f"no file or folder {target} in the indexed files")
     return Resolution("unverifiable", f"no file named {target} in the indexed files; it may be the reader's own file")
+
+
+_URL_LINKED = frozenset({"md", "mdx", "markdown"})
+"""Doc kinds whose links are URLs of the built site, not names of source pages."""
 
 
 def _readers_file(target: str, doc_folder: str, facts: CodeFacts) -> str | None:
