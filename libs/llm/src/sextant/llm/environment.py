@@ -22,8 +22,8 @@ deterministic, model-free output. Empty values count as unset.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import cast
+from collections.abc import Callable, Mapping
+from typing import TypeVar, cast
 
 from sextant.config import env_str
 from sextant.llm.anthropic import DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_ANTHROPIC_MODEL, AnthropicModel
@@ -37,6 +37,7 @@ from sextant.llm.openai_compatible import (
     OpenAICompatibleModel,
 )
 
+_Model = TypeVar("_Model", AnthropicModel, OpenAICompatibleModel)
 _OPENAI_NAMES = frozenset({"openai", "openai-compatible", "openai_compatible"})
 
 
@@ -73,18 +74,15 @@ def _anthropic(env: Mapping[str, str]) -> AnthropicModel:
     api_key = _get(env, "ANTHROPIC_API_KEY")
     if api_key is None:
         raise LanguageModelConfigError("LLM_PROVIDER=anthropic needs ANTHROPIC_API_KEY")
-    timeout = _positive_number(env, "LLM_TIMEOUT_SECONDS", DEFAULT_TIMEOUT_SECONDS)
-    retry = _retry_policy(env)
-    try:
-        return AnthropicModel(
-            api_key=api_key,
-            model=_get(env, "ANTHROPIC_MODEL", "LLM_MODEL") or DEFAULT_ANTHROPIC_MODEL,
-            base_url=_get(env, "ANTHROPIC_BASE_URL") or DEFAULT_ANTHROPIC_BASE_URL,
-            timeout=timeout,
-            retry=retry,
-        )
-    except ValueError as exc:
-        raise LanguageModelConfigError(f"ANTHROPIC_BASE_URL: {exc}") from None
+    model = _get(env, "ANTHROPIC_MODEL", "LLM_MODEL") or DEFAULT_ANTHROPIC_MODEL
+    base_url = _get(env, "ANTHROPIC_BASE_URL") or DEFAULT_ANTHROPIC_BASE_URL
+    return _client(
+        env,
+        "ANTHROPIC_BASE_URL",
+        lambda timeout, retry: AnthropicModel(
+            api_key=api_key, model=model, base_url=base_url, timeout=timeout, retry=retry
+        ),
+    )
 
 
 def _openai_compatible(env: Mapping[str, str]) -> OpenAICompatibleModel:
@@ -101,19 +99,29 @@ def _openai_compatible(env: Mapping[str, str]) -> OpenAICompatibleModel:
     field = _get(env, "LLM_MAX_TOKENS_FIELD") or "max_tokens"
     if field not in {"max_tokens", "max_completion_tokens"}:
         raise LanguageModelConfigError("LLM_MAX_TOKENS_FIELD must be max_tokens or max_completion_tokens")
-    timeout = _positive_number(env, "LLM_TIMEOUT_SECONDS", DEFAULT_TIMEOUT_SECONDS)
-    retry = _retry_policy(env)
-    try:
-        return OpenAICompatibleModel(
+    return _client(
+        env,
+        "LLM_BASE_URL",
+        lambda timeout, retry: OpenAICompatibleModel(
             model=model,
             base_url=base_url,
             api_key=api_key,
             timeout=timeout,
             retry=retry,
             max_tokens_field=cast(MaxTokensField, field),
-        )
+        ),
+    )
+
+
+def _client(env: Mapping[str, str], url_variable: str, build: Callable[[float, RetryPolicy], _Model]) -> _Model:
+    """A model client with the transport settings every provider shares (LLM_TIMEOUT_SECONDS,
+    LLM_MAX_ATTEMPTS); a base URL the client refuses is a configuration error naming `url_variable`."""
+    timeout = _positive_number(env, "LLM_TIMEOUT_SECONDS", DEFAULT_TIMEOUT_SECONDS)
+    retry = _retry_policy(env)
+    try:
+        return build(timeout, retry)
     except ValueError as exc:
-        raise LanguageModelConfigError(f"LLM_BASE_URL: {exc}") from None
+        raise LanguageModelConfigError(f"{url_variable}: {exc}") from None
 
 
 def model_from_env(env: Mapping[str, str]) -> LanguageModel | None:
