@@ -5,10 +5,11 @@ REPO ?= $(CURDIR)
 UV := $(shell command -v uv 2>/dev/null || echo $(CURDIR)/.tools/bin/uv)
 export UV_PYTHON := $(PYTHON)
 FAST_MARKERS := not bus and not model and not docker and not cluster and not process
-# test-fast keeps its scratch folders in RAM where the machine has /dev/shm (override: FAST_TMPDIR=/tmp):
-# an embedded store shard preallocates ~160 MB and fsyncs it, most of a store test's time on a busy disk.
-# A passing test's folder is removed when it ends, so little RAM is held at once.
-FAST_TMPDIR ?= $(firstword $(wildcard /dev/shm) /tmp)
+# test-fast keeps its scratch folders in RAM where the machine has a writable, exec-able /dev/shm
+# (override: FAST_TMPDIR=/tmp): an embedded store shard preallocates ~160 MB and fsyncs it, most of a
+# store test's time on a busy disk. A passing test's folder is removed when it ends, so little RAM is held.
+FAST_TMPDIR ?= $(shell [ -d /dev/shm ] && [ -w /dev/shm ] && ! grep -qs ' /dev/shm [^ ]* [^ ]*noexec' /proc/mounts \
+	&& echo /dev/shm || echo "$${TMPDIR:-/tmp}")
 
 .PHONY: bootstrap sync lint test test-fast run docs clean
 
