@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import TypeVar
 
 DEFAULT_HOME_DIRNAME = ".sextant"
 """Folder (in the working directory) holding the embedded runtime's NATS store, Qdrant and caches."""
+
+
+_Number = TypeVar("_Number", int, float)
 
 
 class ConfigError(ValueError):
@@ -62,24 +66,22 @@ def env_flag(env: Mapping[str, str], name: str, *, default: bool = False) -> boo
 
 def env_float(env: Mapping[str, str], name: str, default: float) -> float:
     """A number variable."""
-    raw = env_str(env, name)
-    if raw is None:
-        return default
-    try:
-        return float(raw)
-    except ValueError:
-        raise ConfigError(f"{name}={raw!r} is not a number") from None
+    return _parsed(env, name, default, float, "a number")
 
 
 def env_int(env: Mapping[str, str], name: str, default: int) -> int:
     """An integer variable."""
+    return _parsed(env, name, default, int, "an integer")
+
+
+def _parsed(env: Mapping[str, str], name: str, default: _Number, parse: Callable[[str], _Number], noun: str) -> _Number:
     raw = env_str(env, name)
     if raw is None:
         return default
     try:
-        return int(raw)
+        return parse(raw)
     except ValueError:
-        raise ConfigError(f"{name}={raw!r} is not an integer") from None
+        raise ConfigError(f"{name}={raw!r} is not {noun}") from None
 
 
 def sextant_home(env: Mapping[str, str], cwd: Path | None = None) -> Path:
