@@ -14,18 +14,25 @@ EmbedBatch = Callable[[list[str]], Awaitable[list[list[float]]]]
 class BatchedEmbedder:
     """Base of the dense embedders: splits `embed` calls into length-sorted batches of `batch_size`."""
 
-    def __init__(self, *, max_chars: int, batch_size: int) -> None:
-        """Check and keep the budget.
+    def __init__(self, *, dimension: int, max_chars: int, batch_size: int) -> None:
+        """Check and keep the vector size and the budget.
 
         Args:
+            dimension: Vector length the model returns.
             max_chars: Character budget for one embedding text.
             batch_size: Texts per model call.
         """
-        if batch_size < 1 or max_chars < 1:
-            raise ValueError("batch_size and max_chars must be positive")
+        if dimension < 1 or batch_size < 1 or max_chars < 1:
+            raise ValueError("dimension, batch_size and max_chars must be positive")
+        self._dimension = dimension
         self._max_chars = max_chars
         self._batch_size = batch_size
         self._calls = 0
+
+    @property
+    def dimension(self) -> int:
+        """Vector length."""
+        return self._dimension
 
     @property
     def max_chars(self) -> int:

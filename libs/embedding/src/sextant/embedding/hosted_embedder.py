@@ -60,11 +60,10 @@ class HostedEmbedder(BatchedEmbedder, ABC):
                 models reject the field, so it is off by default.
             transport: httpx transport override (tests, proxies).
         """
-        if dimension < 1 or concurrency < 1:
-            raise ValueError("dimension and concurrency must be positive")
-        super().__init__(max_chars=max_chars, batch_size=batch_size)
+        if concurrency < 1:
+            raise ValueError("concurrency must be positive")
+        super().__init__(dimension=dimension, max_chars=max_chars, batch_size=batch_size)
         self._model = model
-        self._dimension = dimension
         self._base_url = base_url.rstrip("/")
         self._api_key = api_key
         self._retry = retry or RetryPolicy()
@@ -79,11 +78,6 @@ class HostedEmbedder(BatchedEmbedder, ABC):
     def model_id(self) -> str:
         """`<provider>/<model>`, so the same model name at two providers never shares a collection."""
         return f"{self.provider}/{self._model}"
-
-    @property
-    def dimension(self) -> int:
-        """Vector length."""
-        return self._dimension
 
     @property
     def retries(self) -> int:

