@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import itertools
+import os
 import shutil
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -20,13 +22,19 @@ DIMENSION = 8
 QDRANT_IMAGE = "qdrant/qdrant:v1.16.3"
 
 _collection_numbers = itertools.count()
+_SESSION = uuid.uuid4().hex[:8]
 
 MakePoint = Callable[..., ChunkPoint]
 
 
 @pytest.fixture(scope="session")
 def qdrant_server_url() -> Iterator[str]:
-    """A real Qdrant server in a container; skipped without testcontainers or a Docker engine."""
+    """A real Qdrant server: the one QDRANT_URL names, else one in a container (skipped without
+    testcontainers or a Docker engine)."""
+    configured = os.environ.get("QDRANT_URL", "").strip()
+    if configured:
+        yield configured
+        return
     pytest.importorskip("testcontainers", reason="testcontainers is not installed")
     from testcontainers.core.container import DockerContainer
     from testcontainers.core.waiting_utils import wait_for_logs
@@ -46,12 +54,13 @@ def qdrant_server_url() -> Iterator[str]:
 
 
 @pytest.fixture(
-    params=["edge", "client-local", pytest.param("server-docker", marks=pytest.mark.docker)],
+    params=["edge", "client-local", pytest.param("server", marks=pytest.mark.docker)],
 )
 def store_factory(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[[], ChunkStore]]:
     """Opens a store on the same engine and collection; after a close, edge and server see the same data
     again (client local mode in memory starts empty)."""
-    collection = f"sextant_chunks__test_{next(_collection_numbers)}__{DIMENSION}"
+    # The session's own prefix: a server named by QDRANT_URL may keep collections of earlier runs.
+    collection = f"sextant_chunks__test_{_SESSION}_{next(_collection_numbers)}__{DIMENSION}"
     opened: list[ChunkStore] = []
     kind: str = request.param
 
@@ -63,14 +72,24 @@ def store_factory(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Ca
             # ":memory:" rather than path=: the same server API, several times faster (PLATFORM.md).
             store = QdrantServerChunkStore(QdrantClient(":memory:"), collection, DIMENSION)
         else:
-            url = request.getfixturevalue("qdrant_server_url")
-            store = QdrantServerChunkStore(QdrantClient(url=url), collection, DIMENSION)
+            store = QdrantServerChunkStore(_server_client(request), collection, DIMENSION)
         opened.append(store)
         return store
 
     yield open_store
     for store in opened:
         store.close()
+    if kind == "server" and opened:  # a server that was reached keeps nothing of this test
+        client = _server_client(request)
+        try:
+            client.delete_collection(collection)
+        finally:
+            client.close()
+
+
+def _server_client(request: pytest.FixtureRequest) -> QdrantClient:
+    url = request.getfixturevalue("qdrant_server_url")
+    return QdrantClient(url=url, api_key=os.environ.get("QDRANT_API_KEY", "").strip() or None)
 
 
 @pytest.fixture
