@@ -311,7 +311,7 @@ async def test_connection_refused_is_retried_then_reported() -> None:
 async def test_cancellation_stops_a_call_promptly(provider_server: Any) -> None:
     provider_server.script({"body": ANTHROPIC_OK, "delay": 10.0})
     task = asyncio.create_task(anthropic(provider_server).complete(system="s", prompt="p", max_tokens=10))
-    await asyncio.sleep(0.2)
+    await provider_server.requested()  # in flight: the provider holds it for 10 s
 
     started = time.monotonic()
     task.cancel()

@@ -128,7 +128,7 @@ async def test_scores_are_clamped_and_missing_results_count_as_irrelevant(provid
 async def test_cancellation_propagates(provider_server: Any) -> None:
     provider_server.script({"body": cohere_answer((0, 0.9)), "delay": 10.0})
     task = asyncio.create_task(reranker(provider_server).rerank("q", DOCS))
-    await asyncio.sleep(0.2)
+    await provider_server.requested()  # in flight: the provider holds it for 10 s
 
     task.cancel()
     with pytest.raises(asyncio.CancelledError):

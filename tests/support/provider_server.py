@@ -7,8 +7,10 @@ re-export the ``provider_server`` fixture by importing it.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -124,6 +126,13 @@ class ProviderServer:
         if isinstance(reply.body, bytes):
             return reply.body
         return json.dumps(reply.body).encode()
+
+    async def requested(self, count: int = 1, *, within: float = 60.0) -> None:
+        """Return once ``count`` requests have arrived (the call is in flight), failing after ``within`` s."""
+        deadline = time.monotonic() + within
+        while len(self.requests) < count:
+            assert time.monotonic() < deadline, f"{len(self.requests)} of {count} requests arrived"
+            await asyncio.sleep(0.01)
 
     def start(self) -> None:
         self._thread.start()
