@@ -16,9 +16,7 @@ from sextant.bootstrap import bootstrap, host_all
 from sextant.bus import Bus, EmbeddedNats, build_broker, start_routers
 from sextant.chunkstore import collection_name
 from sextant.chunkstore.edge_store import EdgeChunkStore
-from sextant.contracts import (
-    RepoRef,
-)
+from sextant.contracts import AnalysisCompleted, RepoRef, SummaryCompleted
 from sextant.indexer import app as indexer
 from sextant.recency_scanner import app as recency_scanner
 from sextant.selector import app as selector
@@ -53,17 +51,13 @@ def build_repository(repo: Any) -> None:
     repo.commit("rename and document", date=NEW)
 
 
-async def test_the_analysis_flags_the_stale_doc_and_trusts_the_fresh_one(
-    git_repo: Any, tmp_path: Path, letter_embedder: Any
-) -> None:
-    build_repository(git_repo)
-    env = {"INDEX_FILE_RECENCY": "true", "SEXTANT_HOME": str(tmp_path / "home"), "LLM_PROVIDER": "none"}
-    store = EdgeChunkStore(
-        tmp_path / "qdrant", collection_name(letter_embedder.model_id, letter_embedder.dimension), 26
-    )
-    adapters = bootstrap(env, store=store, embedder=letter_embedder)
+async def analyse_through_the_bus(
+    repo: RepoRef, env: dict[str, str], embedder: Any, tmp_path: Path
+) -> tuple[AnalysisCompleted, SummaryCompleted]:
+    """Index, select and analyse one repository with the real services on a real nats-server."""
+    store = EdgeChunkStore(tmp_path / "qdrant", collection_name(embedder.model_id, embedder.dimension), 26)
+    adapters = bootstrap(env, store=store, embedder=embedder)
     services = host_all([recency_scanner.SERVICE, indexer.SERVICE, selector.SERVICE, analyzer.SERVICE], adapters, env)
-    repo = RepoRef.for_url(git_repo.url, branch="main")
     request = repo_updated(repo, "e2e-run")
     try:
         with EmbeddedNats(tmp_path / "nats") as server:
@@ -71,11 +65,20 @@ async def test_the_analysis_flags_the_stale_doc_and_trusts_the_fresh_one(
             await start_routers(bus, services)
             try:
                 await bus.publish(request)
-                analysis, summary = await analysis_outputs(bus, request.run_id)
+                return await analysis_outputs(bus, request.run_id)
             finally:
                 await bus.close()
     finally:
         store.close()
+
+
+async def test_the_analysis_flags_the_stale_doc_and_trusts_the_fresh_one(
+    git_repo: Any, tmp_path: Path, letter_embedder: Any
+) -> None:
+    build_repository(git_repo)
+    env = {"INDEX_FILE_RECENCY": "true", "SEXTANT_HOME": str(tmp_path / "home"), "LLM_PROVIDER": "none"}
+    repo = RepoRef.for_url(git_repo.url, branch="main")
+    analysis, summary = await analyse_through_the_bus(repo, env, letter_embedder, tmp_path)
 
     claims = {(c.doc, c.ref): c for c in analysis.doc_claims}
     stale = claims[("docs/design.md", "create_legacy_session()")]

@@ -13,6 +13,8 @@ from .conftest import SextantRunner
 @pytest.fixture
 def shop(git_repo: GitRepo) -> GitRepo:
     git_repo.write("docs/design.md", "# Design\n\nOrders go through `submit_order()` in `shop/orders.py`.\n")
+    # The code the doc describes, renamed below: the doc's name is one the code had.
+    git_repo.write("shop/orders.py", 'def submit_order(item: str) -> str:\n    """Submit it."""\n    return item\n')
     git_repo.commit("design", date="2024-02-01T09:00:00+00:00")
     git_repo.write("README.md", "# Shop\n\nCall `place_order()` from `shop/orders.py`.\n")
     git_repo.write("pyproject.toml", '[project]\nname = "shop"\nversion = "1.0"\ndependencies = ["httpx>=0.27"]\n')

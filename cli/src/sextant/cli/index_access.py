@@ -19,7 +19,12 @@ class StoreUnavailableError(RuntimeError):
 
 
 def repo_keys_for(locations: Sequence[str], provider: str = "generic", cwd: Path | None = None) -> list[str]:
-    """Repository keys of the given locations, or of the repository around ``cwd`` when none is given.
+    """The keys of ``repo_refs_for`` (same arguments): one per location, in order."""
+    return [ref.repo_key for ref in repo_refs_for(locations, provider, cwd)]
+
+
+def repo_refs_for(locations: Sequence[str], provider: str = "generic", cwd: Path | None = None) -> list[RepoRef]:
+    """Repository references of the given locations, or of the repository around ``cwd`` when none is given.
 
     Args:
         locations: URLs or local paths, as given to `sextant index`.
@@ -27,11 +32,11 @@ def repo_keys_for(locations: Sequence[str], provider: str = "generic", cwd: Path
         cwd: Where to look for the default repository (the current directory by default).
 
     Returns:
-        One key per location, in order.
+        One reference per location, in order.
     """
     if not locations:
         locations = [str(current_repository(cwd or Path.cwd()))]
-    return [RepoRef.for_url(normalize_repo_location(location), provider=provider).repo_key for location in locations]
+    return [RepoRef.for_url(normalize_repo_location(location), provider=provider) for location in locations]
 
 
 def current_repository(start: Path) -> Path:

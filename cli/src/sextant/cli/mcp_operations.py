@@ -10,9 +10,10 @@ import msgspec
 from mcp.server.mcpserver.exceptions import ToolError
 from nats.js.errors import NotFoundError
 
-from sextant.cli.index_access import repo_keys_for
+from sextant.cli.index_access import repo_keys_for, repo_refs_for
 from sextant.cli.mcp_backend import McpBackend
 from sextant.cli.publishing import build_repo_updated
+from sextant.cli.services import local_machine_env
 from sextant.contracts import (
     STREAM_NAME,
     AnalysisCompleted,
@@ -25,7 +26,7 @@ from sextant.contracts import (
     new_run_id,
     subject_pattern,
 )
-from sextant.doc_claims import check_docs
+from sextant.doc_claims import DocCheckReport, HistoryLocations, check_docs
 from sextant.doc_rules import STALE_DOC_GAP, calendar_day, payload_date
 from sextant.search import SearchRequest, age_words
 
@@ -139,7 +140,7 @@ async def get_analysis(backend: McpBackend, repo: str | None) -> dict[str, Any]:
 
 
 async def check_doc_claims(backend: McpBackend, repo: str | None, path: str | None) -> dict[str, Any]:
-    """Doc claims judged against the indexed code, for one doc (or folder) or the whole repository.
+    """Doc claims judged against the indexed code and the repository's history, for one doc (or folder) or all.
 
     Args:
         backend: The backend.
@@ -147,10 +148,18 @@ async def check_doc_claims(backend: McpBackend, repo: str | None, path: str | No
         path: A doc path, a folder prefix, or None for every doc.
 
     Returns:
-        Per-doc summaries and the findings, with each doc's date and age.
+        Per-doc summaries and the findings, with each doc's date and age, and why history was not
+        read or was cut short (`history_note`, None when it was read in full).
     """
-    key = _keys(repo)[0]
-    report = await asyncio.to_thread(lambda: check_docs(list(backend.store.scroll_payloads(key))))
+    ref = repo_refs_for([repo] if repo else [])[0]
+    key = ref.repo_key
+    history = HistoryLocations.from_env(local_machine_env(backend.env))
+
+    def check() -> DocCheckReport:
+        # The history at the repository's current head: a local one read in place, else the mirror.
+        return check_docs(list(backend.store.scroll_payloads(key)), history=history.open(ref, None))
+
+    report = await asyncio.to_thread(check)
 
     def wanted(doc: str) -> bool:
         return path is None or doc == path or doc.startswith(path.rstrip("/") + "/")
@@ -161,7 +170,13 @@ async def check_doc_claims(backend: McpBackend, repo: str | None, path: str | No
         if wanted(summary.doc)
     ]
     findings = [_builtins(finding) for finding in report.findings if wanted(finding.doc)]
-    return {"trust": TRUST_RULE, "repo_key": key, "docs": docs, "findings": findings}
+    return {
+        "trust": TRUST_RULE,
+        "repo_key": key,
+        "docs": docs,
+        "findings": findings,
+        "history_note": report.history_note,
+    }
 
 
 async def review_context(

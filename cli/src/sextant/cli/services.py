@@ -24,7 +24,19 @@ def all_services(env: Mapping[str, str], adapters: Adapters | None = None) -> li
     Returns:
         One spec per declared service.
     """
-    if not env.get(ALLOW_LOCAL_REPOS):
-        # One machine, one user: the embedded runtime reads local paths unless told otherwise.
-        env = {**env, ALLOW_LOCAL_REPOS: "true"}
+    env = local_machine_env(env)
     return host_all(embedded_services(), adapters if adapters is not None else bootstrap(env), env)
+
+
+def local_machine_env(env: Mapping[str, str]) -> Mapping[str, str]:
+    """The environment of a process serving one user on one machine: it reads local paths unless told otherwise.
+
+    Args:
+        env: The environment.
+
+    Returns:
+        The environment, with SEXTANT_ALLOW_LOCAL_REPOS true unless it is set.
+    """
+    if env.get(ALLOW_LOCAL_REPOS):
+        return env
+    return {**env, ALLOW_LOCAL_REPOS: "true"}

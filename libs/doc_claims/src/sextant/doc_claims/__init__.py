@@ -11,9 +11,11 @@ the evidence block. The rules and their reasons are in docs/doc-claims.md.
 from sextant.doc_claims.claims.claim import Claim, ClaimKind
 from sextant.doc_claims.claims.extraction import extract_claims
 from sextant.doc_claims.claims.history_docs import is_history_doc
+from sextant.doc_claims.event_claims import doc_claim, doc_claims
 from sextant.doc_claims.judging.checking import Resolution, check_claims, resolve
 from sextant.doc_claims.judging.code_facts import CodeFacts, CodeFactsCollector, Site, SymbolSite
 from sextant.doc_claims.judging.finding import ClaimFinding, ClaimStatus
+from sextant.doc_claims.judging.repository_history import HistoryLocations, RepositoryHistory
 from sextant.doc_claims.pipeline import check_docs, check_repository
 from sextant.doc_claims.report.fixes import suggest_fixes
 from sextant.doc_claims.report.rendering import alarm_lines, describe, render_findings_markdown
@@ -31,6 +33,8 @@ __all__ = [
     "DocCheckReport",
     "DocSummary",
     "DocText",
+    "HistoryLocations",
+    "RepositoryHistory",
     "Resolution",
     "Site",
     "SymbolSite",
@@ -40,6 +44,8 @@ __all__ = [
     "check_docs",
     "check_repository",
     "describe",
+    "doc_claim",
+    "doc_claims",
     "extract_claims",
     "is_history_doc",
     "reassemble_docs",

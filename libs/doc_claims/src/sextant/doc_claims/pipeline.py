@@ -44,7 +44,8 @@ def check_docs(
             the whole tree rather than only the indexed files.
         history: The repository's history, when it can be read (a local repository): names the code
             once defined are contradicted with evidence, names it never defined are not, and
-            definitions changed since a doc line make it outdated.
+            definitions changed since a doc line make it outdated. Without tree_paths, the
+            history's head tree gives them.
 
     Returns:
         The findings, a summary per doc and totals.
@@ -53,6 +54,8 @@ def check_docs(
     for payload in payloads:
         facts_collector.add(payload)
         docs_collector.add(payload)
+    if tree_paths is None and history is not None:
+        tree_paths = history.tree_paths()
     if tree_paths is not None:
         facts_collector.add_tree(tree_paths)
     facts = facts_collector.build()

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from sextant.config import env_int
+from sextant.doc_claims import HistoryLocations
 
 ANALYSIS_MAX_TOKENS = 5120
 """Output budget of the analysis (4096 plus headroom for the seventh section; see docs/analysis.md)."""
@@ -29,6 +30,9 @@ class AnalyzerSettings:
     """ANALYSIS_CLAIMS_IN_PROMPT."""
     claims_in_report: int = CLAIMS_IN_REPORT
     """ANALYSIS_CLAIMS_IN_REPORT."""
+    doc_history: HistoryLocations | None = None
+    """Where the doc-claim check reads the repository's history (SEXTANT_HOME/mirrors, or a local
+    repository in place with SEXTANT_ALLOW_LOCAL_REPOS); None: the index alone judges the claims."""
 
     def __post_init__(self) -> None:
         if self.analysis_max_tokens < 1 or self.summary_max_tokens < 1:
@@ -51,4 +55,5 @@ class AnalyzerSettings:
             summary_max_tokens=env_int(env, "SUMMARY_MAX_TOKENS", SUMMARY_MAX_TOKENS),
             claims_in_prompt=env_int(env, "ANALYSIS_CLAIMS_IN_PROMPT", CLAIMS_IN_PROMPT),
             claims_in_report=env_int(env, "ANALYSIS_CLAIMS_IN_REPORT", CLAIMS_IN_REPORT),
+            doc_history=HistoryLocations.from_env(env),
         )

@@ -34,7 +34,6 @@ from sextant.analyzer.writing.summary_markdown import summary_markdown
 from sextant.contracts import (
     AnalysisCompleted,
     ChunksSelected,
-    DocClaim,
     Event,
     Provenance,
     StageFailed,
@@ -44,7 +43,7 @@ from sextant.contracts import (
     stage_failed,
     utc_now_iso,
 )
-from sextant.doc_claims import render_findings_markdown
+from sextant.doc_claims import HistoryLocations, doc_claims, render_findings_markdown
 from sextant.llm import Completion, LanguageModel, LanguageModelError, failure_reason, traced_completion
 from sextant.selection import DEFAULT_PAGE_SIZE, PayloadSource
 from sextant.telemetry import tracer
@@ -57,10 +56,13 @@ _NO_PREVIOUS = NoPreviousOutputs()
 _Output = TypeVar("_Output", AnalysisCompleted, SummaryCompleted)
 
 
-async def _evidence(store: PayloadSource, event: ChunksSelected, *, check_doc_claims: bool) -> RepoEvidence:
+async def _evidence(
+    store: PayloadSource, event: ChunksSelected, *, check_doc_claims: bool, history: HistoryLocations | None = None
+) -> RepoEvidence:
     def scroll_and_gather() -> RepoEvidence:
         payloads = store.scroll_payloads(event.repo.repo_key, DEFAULT_PAGE_SIZE)
-        return gather_evidence(payloads, event.median_code, check_doc_claims=check_doc_claims)
+        doc_history = history.open(event.repo, event.head_sha) if history and check_doc_claims else None
+        return gather_evidence(payloads, event.median_code, check_doc_claims=check_doc_claims, doc_history=doc_history)
 
     # The scroll and the checks are blocking work; the bus keeps heartbeating meanwhile.
     return await asyncio.to_thread(scroll_and_gather)
@@ -200,7 +202,7 @@ async def analyze(event: ChunksSelected, writing: _Writing) -> AnalysisCompleted
     Every payload of the repository is read once, for evidence and doc checks.
     """
     store, model, settings = writing.store, writing.model, writing.settings
-    evidence = await _evidence(store, event, check_doc_claims=True)
+    evidence = await _evidence(store, event, check_doc_claims=True, history=settings.doc_history)
     median = event.median_code or evidence.median_code
     context = format_context(event.chunks, median)
     prompt = analysis_prompt(
@@ -239,7 +241,7 @@ async def analyze(event: ChunksSelected, writing: _Writing) -> AnalysisCompleted
         **_output_fields(AnalysisCompleted, event, answer, fingerprint, provenance),
         markdown=markdown,
         sections=sections,
-        doc_claims=[DocClaim(**msgspec.structs.asdict(f)) for f in evidence.doc_report.findings],
+        doc_claims=doc_claims(evidence.doc_report.findings),
         model=completion.model if completion else "none",
         provider=completion.provider if completion else "none",
         usage=_usage(completion),

@@ -1,31 +1,49 @@
-"""The repository's history as a judge of claims: one object holding the repository and its budgets."""
+"""The repository's history as a judge of claims: one object holding the repository and its budgets.
+
+Every door to the check can bring history: `sextant docs-check` opens the repository it is given,
+and the analyzer and the MCP tool, which judge an index, find the repository through
+`HistoryLocations` (a local repository read in place, or the indexer's mirror). When no history
+can be read, the report's `history_note` and each finding history would have decided say why.
+"""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from sextant.config import env_flag, mirrors_path
+from sextant.contracts import RepoRef
 from sextant.doc_claims.claims.claim import Claim
 from sextant.doc_claims.judging.checking import Resolution
 from sextant.doc_claims.judging.code_facts import CodeFacts
 from sextant.doc_claims.judging.definition_changes import DocLines, revise_with_definition_changes
 from sextant.doc_claims.judging.past_names import absent_names, revise_with_past_names
 from sextant.doc_claims.judging.past_packages import revise_with_past_packages
-from sextant.gitsource.history_access import HistoryRepository
+from sextant.gitsource.access import local_path
+from sextant.gitsource.errors import GitSourceError
+from sextant.gitsource.history_access import HistoryRepository, open_history
 from sextant.gitsource.history_definitions import (
     DEFAULT_HISTORY_BYTES,
     DEFAULT_HISTORY_SECONDS,
+    DefinitionSearch,
     find_past_definitions,
 )
+from sextant.gitsource.history_trees import last_commits, list_tree
+from sextant.gitsource.mirror import RepoMirror
+from sextant.gitsource.repo_reference import ALLOW_LOCAL_REPOS, source_for_repo
 
 
 @dataclass
 class RepositoryHistory:
     """Judges claims with a repository's history (see docs/doc-claims.md for the rules and budgets)."""
 
-    repo: HistoryRepository
-    doc_commits: dict[str, tuple[str, str]] = field(default_factory=dict)
-    """Doc path → (its last commit, that commit's date): the doc's side of "changed since"."""
+    repo: HistoryRepository | None
+    """The opened repository; None when it could not be read (`note` says why)."""
+    doc_commits: dict[str, tuple[str, str]] | None = None
+    """Doc path → (its last commit, that commit's date): the doc's side of "changed since". None:
+    read from git when judging, for the docs being checked."""
     max_bytes: int = DEFAULT_HISTORY_BYTES
     max_seconds: float = DEFAULT_HISTORY_SECONDS
     doc_texts: dict[str, DocLines] = field(default_factory=dict)
@@ -35,6 +53,27 @@ class RepositoryHistory:
     cost: dict[str, float] = field(default_factory=dict)
     """What the look-ups cost: trees searched, bytes read, seconds of the name look-up, and
     judge_seconds for everything history added (look-up, past names, definition changes)."""
+
+    @classmethod
+    def unavailable(cls, note: str) -> RepositoryHistory:
+        """No history to read: the claims are judged at the head alone, and the note says why.
+
+        Args:
+            note: Why (shown as the report's history note and beside the findings it leaves open).
+
+        Returns:
+            A history that judges nothing.
+        """
+        return cls(None, note=note)
+
+    def tree_paths(self) -> list[str] | None:
+        """Every file path of the head's tree (None without a repository), so paths are judged against it all."""
+        if self.repo is None:
+            return None
+        try:
+            return [file.path for file in list_tree(self.repo)]
+        except GitSourceError:
+            return None  # the index's own paths still judge them
 
     def judge(self, judged: list[tuple[Claim, Resolution]], facts: CodeFacts) -> list[tuple[Claim, Resolution]]:
         """Revise resolutions with history: absent names once defined, definitions changed since the doc.
@@ -47,6 +86,10 @@ class RepositoryHistory:
             The revised claims and resolutions, in the same order.
         """
         started = time.monotonic()
+        if self.repo is None:
+            # Nothing to search: the names history would have decided say why they stay as they are.
+            search = DefinitionSearch(searched=frozenset(absent_names(judged)), note=self.note)
+            return revise_with_past_names(judged, facts, search)
         search = find_past_definitions(
             self.repo,
             absent_names(judged),
@@ -57,9 +100,66 @@ class RepositoryHistory:
         self.note = search.note
         self.cost = {"trees": search.trees, "bytes": search.bytes_read, "seconds": search.seconds}
         judged = revise_with_past_names(judged, facts, search)
-        judged = revise_with_past_packages(judged, facts, self.repo)
+        judged = revise_with_past_packages(judged, facts, self.repo)  # deletions: trees suffice, blob-less too
+        if self.repo.partial:
+            return judged  # no old blobs to compare definitions with (the note says so)
+        if self.doc_commits is None:
+            self.doc_commits = _doc_commits(self.repo, {claim.doc for claim, _ in judged})
         revised = revise_with_definition_changes(
             judged, facts, self.repo, self.doc_commits, self.doc_texts, max_bytes=self.max_bytes
         )
         self.cost["judge_seconds"] = time.monotonic() - started
         return revised
+
+
+def _doc_commits(repo: HistoryRepository, docs: set[str]) -> dict[str, tuple[str, str]]:
+    try:
+        return last_commits(repo, docs)
+    except GitSourceError:
+        return {}  # no doc dates: no definition is compared with its state at the doc
+
+
+@dataclass(frozen=True)
+class HistoryLocations:
+    """Where a service that judges an index finds the repository's history.
+
+    A local repository is read in place (when local paths are allowed at all); any other is read
+    from the indexer's mirror under `mirrors_dir`, pinned to the commit that was indexed. The
+    mirrors are blob-less clones, whose old file contents were never fetched: history is then not
+    searched, and the findings say so (fetching old blobs would mean git reaching the remote
+    during an analysis; see docs/doc-claims.md).
+    """
+
+    mirrors_dir: Path
+    allow_local: bool = False
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> HistoryLocations:
+        """The locations the indexer of this deployment uses (SEXTANT_HOME/mirrors, SEXTANT_ALLOW_LOCAL_REPOS).
+
+        Args:
+            env: Environment variables.
+
+        Returns:
+            The locations.
+        """
+        return cls(mirrors_path(env), allow_local=env_flag(env, ALLOW_LOCAL_REPOS))
+
+    def open(self, repo: RepoRef, head_sha: str | None) -> RepositoryHistory:
+        """The history of a repository at the indexed commit, or an unavailable one saying why.
+
+        Args:
+            repo: The repository reference the index run carried.
+            head_sha: The commit the index holds (None: the repository's current head).
+
+        Returns:
+            The history to judge with.
+        """
+        try:
+            source = source_for_repo(repo, token=None, allow_local=self.allow_local)
+            git_dir = RepoMirror(self.mirrors_dir).mirror_dir(source)
+            if local_path(source) is None and not git_dir.exists():
+                return RepositoryHistory.unavailable("history not read: this machine holds no mirror of the repository")
+            return RepositoryHistory(open_history(git_dir, head_sha))
+        except GitSourceError as error:
+            return RepositoryHistory.unavailable(f"history not read: {error}")

@@ -15,7 +15,7 @@ from sextant.analyzer.evidence.security_scan import SecurityCollector, SecurityF
 from sextant.analyzer.evidence.symbols import SymbolCollector, SymbolStats
 from sextant.analyzer.evidence.test_files import is_test_path
 from sextant.chunkstore.payload import ChunkPayload
-from sextant.doc_claims import DocCheckReport, check_docs
+from sextant.doc_claims import DocCheckReport, RepositoryHistory, check_docs
 from sextant.doc_rules import median_date
 from sextant.telemetry import tracer
 
@@ -41,7 +41,11 @@ class RepoEvidence:
 
 
 def gather_evidence(
-    payloads: Iterable[ChunkPayload], median_code: str | None, *, check_doc_claims: bool = True
+    payloads: Iterable[ChunkPayload],
+    median_code: str | None,
+    *,
+    check_doc_claims: bool = True,
+    doc_history: RepositoryHistory | None = None,
 ) -> RepoEvidence:
     """Compute the facts from every chunk payload of one repository, streaming (one pass, no list).
 
@@ -49,6 +53,7 @@ def gather_evidence(
         payloads: Every payload of the repository (one scroll).
         median_code: The selection's median code-file date, when known.
         check_doc_claims: Check every doc's claims (the analysis); the summary skips it.
+        doc_history: The repository's history for the doc-claim check (or one saying why none).
 
     Returns:
         The evidence, doc-claim findings included (checked over all docs against all code).
@@ -75,7 +80,7 @@ def gather_evidence(
                 yield payload
 
         if check_doc_claims:
-            doc_report = check_docs(observed())
+            doc_report = check_docs(observed(), history=doc_history)
         else:
             deque(observed(), maxlen=0)
             doc_report = check_docs([])
