@@ -13,6 +13,8 @@ import pytest
 
 from sextant.bus import find_nats_server
 
+from ..support.provider_server import provider_server  # noqa: F401 — the shared fixture, re-exported
+
 SextantRunner = Callable[..., subprocess.CompletedProcess[str]]
 
 

@@ -15,7 +15,7 @@ import pytest
 from sextant.analyzer.report_shape.section_titles import SECTION_TITLES
 
 from ..support.provider_server import ProviderServer
-from ..support.wire_formats import openai_chat_completion
+from ..support.wire_formats import openai_chat_completion, openai_embeddings
 
 ANSWER = "\n\n".join(f"## {title}\n\nText." for title in (*SECTION_TITLES, "Purpose", "Summary"))
 """Serves as analysis and summary alike (either may ask first)."""
@@ -53,12 +53,7 @@ class HoldingProvider:
             with self._lock:
                 self.embedded_texts.extend(body["input"])
         vectors = [[float(len(text)), 1.0, 0.0, 0.0] for text in body["input"]]
-        return {
-            "object": "list",
-            "data": [{"object": "embedding", "index": i, "embedding": v} for i, v in enumerate(vectors)],
-            "model": body["model"],
-            "usage": {"prompt_tokens": 1, "total_tokens": 1},
-        }
+        return openai_embeddings(vectors, model=body["model"], tokens=1)
 
     def env(self, url: str) -> dict[str, str]:
         """The CLI's settings for this provider: model and embeddings, one text per call, two per page."""

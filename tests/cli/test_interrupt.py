@@ -5,65 +5,25 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
-import threading
-from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
-
-import pytest
 
 from ..conftest import GitRepo
+from ..support.provider_server import ProviderServer, Reply
 from .conftest import SextantRunner
 
-
-class StalledEmbeddings:
-    """An OpenAI-compatible embeddings endpoint that takes requests and never answers them
-    (until the test ends): a run that reaches it is certainly in progress."""
-
-    def __init__(self) -> None:
-        self.reached = threading.Event()
-        self.release = threading.Event()
-        stalled = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                self.rfile.read(int(self.headers.get("content-length", "0")))
-                stalled.reached.set()
-                stalled.release.wait()
-
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._httpd.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        self.release.set()
-        self._httpd.shutdown()
-        self._httpd.server_close()
-
-
-@pytest.fixture
-def stalled() -> Iterator[StalledEmbeddings]:
-    server = StalledEmbeddings()
-    try:
-        yield server
-    finally:
-        server.stop()
+STALL_SECONDS = 3600.0
+"""How long the embeddings provider holds a request: until the test ends (teardown releases it)."""
 
 
 def test_ctrl_c_exits_130_and_the_next_command_runs(
-    sextant: SextantRunner, sextant_env: dict[str, str], git_repo: GitRepo, stalled: StalledEmbeddings
+    sextant: SextantRunner, sextant_env: dict[str, str], git_repo: GitRepo, provider_server: ProviderServer
 ) -> None:
+    provider_server.script(Reply(delay=STALL_SECONDS))  # a run that reaches it is certainly in progress
     git_repo.write("shop.py", 'def order(item):\n    """Place an order."""\n    return item\n')
     git_repo.commit("one")
     embeddings = {
         "EMBEDDINGS_PROVIDER": "openai",
-        "EMBEDDINGS_BASE_URL": stalled.url,
+        "EMBEDDINGS_BASE_URL": f"{provider_server.url}/v1",
         "EMBEDDINGS_MODEL": "stalled-test-model",
         "EMBEDDINGS_DIMENSION": "8",
         "EMBEDDINGS_MAX_ATTEMPTS": "1",
@@ -74,7 +34,7 @@ def test_ctrl_c_exits_130_and_the_next_command_runs(
     )  # fmt: skip
     try:
         # The run is certainly in progress once its embedding request arrives (no clock involved).
-        while not stalled.reached.wait(1.0):
+        while not provider_server.arrived.wait(1.0):
             assert run.poll() is None, run.communicate()
         run.send_signal(signal.SIGINT)
         _, errors = run.communicate()

@@ -58,6 +58,8 @@ class ProviderServer:
         self._answer = answer
         self._lock = threading.Lock()
         self.release = threading.Event()
+        self.arrived = threading.Event()
+        """Set when the first request arrives (for tests that wait without an event loop)."""
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -104,6 +106,7 @@ class ProviderServer:
         """Note a request and pick its reply."""
         with self._lock:
             self.requests.append(request)
+            self.arrived.set()
             if not self._replies:
                 if self._answer is not None:
                     return Reply()
