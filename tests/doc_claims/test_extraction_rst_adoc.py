@@ -91,13 +91,22 @@ def test_a_qualified_name_stays_firm_when_a_sample_only_imports_its_last_part() 
     text = (
         "Define the map::\n"
         "\n"
+        "    import acme\n"
         "    from acme.routing import Map, RequestRedirect\n"
+        '    acme.get_logger("acme")\n'
         "\n"
         "    def func():\n"
         "        pass\n"
         "\n"
         "Matching raises :exc:`~acme.errors.RequestRedirect`; :func:`acme.func` is the sample's.\n"
+        "Levels are in ``acme.stdlib._NAME_TO_LEVEL``.\n"
     )
     claims = {c.target: c for c in extract_claims("docs/routing.rst", text)}
     assert claims["acme.errors.RequestRedirect"].explicit  # where the package keeps it: a firm claim
+    assert claims["acme.stdlib._NAME_TO_LEVEL"].explicit  # importing the package makes it no sample's
     assert not claims["acme.func"].explicit  # the sample defines func itself
+
+
+def test_a_locale_name_is_no_claim() -> None:
+    text = "On a US machine, ``en_US.utf-8`` is the encoding of choice; try ``C.UTF-8`` or ``acme.utf-key``.\n"
+    assert [c.target for c in extract_claims("docs/python3.rst", text)] == ["acme.utf-key"]

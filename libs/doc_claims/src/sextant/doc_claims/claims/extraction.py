@@ -97,7 +97,7 @@ def extract_claims(doc_path: str, text: str, *, first_line: int = 1) -> list[Cla
     env_doc = _ENV_DOC.search(text) is not None
     examples = [m.text for m in mentions if m.form == "example"]
     example_names = {name for code in examples for name in defined_names(code)}
-    own_example_names = {name for code in examples for name in defined_names(code, imports=False)}
+    own_example_names = {name for code in examples for name in defined_names(code, own_only=True)}
     claims: list[Claim] = []
     seen: set[tuple[int, str, str, str | None]] = set()
     last_program: str | None = None
@@ -156,15 +156,16 @@ def _is_examples(target: str, names: set[str], own_names: set[str]) -> bool:
     """Whether a claim's name is the doc's code sample's: defined by it, or an attribute of what it defines.
 
     A bare name is the sample's when the sample defines or imports it. A dotted one is when the sample
-    defines or imports its first part (`BlogPost.title` after `class BlogPost`, `app.config` after
-    `app = Flask()`) or itself defines its last (`mypkg.func()` after `def func()`): a name the sample
-    only imports (`from acme.routing import RequestRedirect`) leaves `acme.errors.RequestRedirect` a
-    claim about where the package keeps it.
+    itself defines its first part (`BlogPost.title` after `class BlogPost`, `app.config` after
+    `app = Flask()`) or its last (`mypkg.func()` after `def func()`). What the sample only imports
+    says nothing of a dotted name: `import structlog` leaves `structlog.stdlib.X` a claim about the
+    package, and `from acme.routing import RequestRedirect` leaves `acme.errors.RequestRedirect` one
+    about where the package keeps it.
     """
     name = target.rsplit(" ", 1)[-1]
     if "." not in name:
         return name in names
-    return name.split(".", 1)[0] in names or name.rsplit(".", 1)[-1] in own_names
+    return name.split(".", 1)[0] in own_names or name.rsplit(".", 1)[-1] in own_names
 
 
 def _drafts(mention: Mention, text: str) -> list[Draft]:  # noqa: PLR0911 - one branch per form

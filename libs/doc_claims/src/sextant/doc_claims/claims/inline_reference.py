@@ -151,6 +151,8 @@ def _name(text: str, noun: str | None) -> list[Draft]:  # noqa: PLR0911 - one br
         return [Draft("env", text, name)]
     if name in PYTHON_BUILTINS:
         return []  # `ConnectionError`, `dict`: the language's, not the repository's
+    if shapes.LOCALE.match(name):
+        return []
     if shapes.DOTTED.match(name):
         if any("-" in segment for segment in name.split(".")):
             return [Draft("config_key", text, name)]

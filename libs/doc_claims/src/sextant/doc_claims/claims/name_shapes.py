@@ -23,6 +23,8 @@ FLAG = re.compile(r"^(--?[A-Za-z][\w-]*)(?:=.*)?$")
 SUBCOMMAND = re.compile(r"^[a-z][a-z0-9-]*$")
 PROGRAM = re.compile(r"^[a-z][a-z0-9._-]*$")
 IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+LOCALE = re.compile(r"^(?:[a-z]{2,3}_[A-Z]{2}|C)(?:\.[A-Za-z0-9-]+)?(?:@\w+)?$")
+"""A locale name (`en_US.utf-8`, `de_DE.UTF-8`, `C.UTF-8`): the system's, never a key or symbol of ours."""
 DOTTED = re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_][\w-]*)+$")
 CAMEL = re.compile(r"^(?:[A-Z]+[a-z0-9]+){2,}[A-Za-z0-9]*$|^[A-Z]{2,}[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*$")
 LOWER_CAMEL = re.compile(r"^[a-z]+[0-9]*(?:[A-Z][a-z0-9]*)+$")

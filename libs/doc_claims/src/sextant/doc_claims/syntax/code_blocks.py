@@ -104,12 +104,12 @@ _STRING_NAME = re.compile(r"[\"']([A-Za-z][\w-]*)[\"']")
 _PARAMETERS = re.compile(r"\b(?:def|function|func|fn)\s+\w+\s*\(([^)]*)\)")
 
 
-def defined_names(code: str, *, imports: bool = True) -> set[str]:
+def defined_names(code: str, *, own_only: bool = False) -> set[str]:
     """Names a code sample defines: functions, classes, parameters, assignment targets, imports.
 
     Args:
         code: The sample's text.
-        imports: Count the names its imports bind (False: only what the sample itself defines).
+        own_only: Only what the sample itself defines (no imported names, no quoted command names).
 
     Returns:
         The defined names (names it only uses are not included: a sample calling a function the
@@ -121,16 +121,18 @@ def defined_names(code: str, *, imports: bool = True) -> set[str]:
             names.add(match.group(1))
         else:
             names.update(part.strip() for part in match.group(2).split(","))
-    names.update(_STRING_NAME.findall(code))  # @cli.command("create-user"): a sample's own command
-    for match in _IMPORTED.finditer(code) if imports else ():
-        for part in match.group(1).replace("(", " ").replace(")", " ").split(","):
-            words = part.split()
-            if words:
-                names.add(words[-1])  # `x as y` defines y; `x` defines x
     for match in _PARAMETERS.finditer(code):
         for parameter in match.group(1).split(","):
             if (name := re.match(r"\s*\**([A-Za-z_]\w*)", parameter)) is not None:
                 names.add(name.group(1))
+    if own_only:
+        return names
+    names.update(_STRING_NAME.findall(code))  # @cli.command("create-user"): a sample's own command
+    for match in _IMPORTED.finditer(code):
+        for part in match.group(1).replace("(", " ").replace(")", " ").split(","):
+            words = part.split()
+            if words:
+                names.add(words[-1])  # `x as y` defines y; `x` defines x
     return names
 
 
