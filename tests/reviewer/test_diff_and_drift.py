@@ -10,6 +10,8 @@ from sextant.reviewer.doc_drift import find_doc_drift
 from sextant.reviewer.findings import parse_findings
 from sextant.reviewer.retrieval import build_query
 
+from ..support.payloads import chunk_payload
+
 DIFF = """diff --git a/src/auth.py b/src/auth.py
 index 1111111..2222222 100644
 --- a/src/auth.py
@@ -33,10 +35,8 @@ deleted file mode 100644
 
 
 def doc(path: str, text: str) -> ChunkPayload:
-    return ChunkPayload(
-        repo_key="r", path=path, blob_sha="b", kind="doc", language="markdown", start_line=1,
-        end_line=text.count("\n") + 1, text=text, indexed_at="2026-01-01T00:00:00Z",
-    )  # fmt: skip
+    lines = text.count("\n") + 1
+    return chunk_payload("r", path, text, blob_sha="b", kind="doc", language="markdown", symbol=None, end_line=lines)
 
 
 def test_read_diff_finds_removed_rewritten_symbols_and_paths() -> None:
@@ -48,10 +48,7 @@ def test_read_diff_finds_removed_rewritten_symbols_and_paths() -> None:
 
 
 def code(path: str) -> ChunkPayload:
-    return ChunkPayload(
-        repo_key="r", path=path, blob_sha="c", kind="code", language="python", start_line=1, end_line=2,
-        text="def old_helper():\n    pass\n", indexed_at="2026-01-01T00:00:00Z",
-    )  # fmt: skip
+    return chunk_payload("r", path, "def old_helper():\n    pass\n", blob_sha="c", symbol=None)
 
 
 def test_docs_naming_what_the_change_removes_are_doc_drift() -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import msgspec
 
-from sextant.chunkstore import ChunkPayload
 from sextant.reviewer.recency_context import (
     KEEP_STALE_DOC_SCORE,
     RetrievedChunk,
@@ -14,11 +13,14 @@ from sextant.reviewer.recency_context import (
     retrieved_code_median,
 )
 
+from ..support.payloads import chunk_payload
+
 
 def chunk(path: str, date: str | msgspec.UnsetType | None, score: float | None = 0.5) -> RetrievedChunk:
-    payload = ChunkPayload(
-        repo_key="r", path=path, blob_sha="b", kind="doc" if path.endswith(".md") else "code", language="x",
-        start_line=3, end_line=9, text="text", indexed_at="2026-01-01T00:00:00Z", last_modified_at=date,
+    kind = "doc" if path.endswith(".md") else "code"
+    payload = chunk_payload(
+        "r", path, "text", blob_sha="b", kind=kind, language="x", symbol=None, start_line=3, end_line=9,
+        last_modified_at=date,
     )  # fmt: skip
     return RetrievedChunk(payload=payload, score=score)
 

@@ -19,6 +19,7 @@ from sextant.reviewer.deps import ReviewerDeps
 from sextant.reviewer.handlers import on_review_requested
 
 from ..support.events import review_requested
+from ..support.payloads import chunk_payload
 from ..support.provider_server import ProviderServer
 
 REPO = RepoRef.for_url("https://example.com/acme/shop.git")
@@ -35,10 +36,7 @@ SECRET = "sk-ant-test-key-0123456789"
 
 def payload(path: str, text: str, date: str) -> ChunkPayload:
     kind = "doc" if path.endswith(".md") else "code"
-    return ChunkPayload(
-        repo_key=REPO.repo_key, path=path, blob_sha="b", kind=kind, language="python", symbol=path,
-        start_line=1, end_line=3, text=text, indexed_at="2026-01-01T00:00:00Z", last_modified_at=date,
-    )  # fmt: skip
+    return chunk_payload(REPO.repo_key, path, text, blob_sha="b", kind=kind, end_line=3, last_modified_at=date)
 
 
 @pytest.mark.model
