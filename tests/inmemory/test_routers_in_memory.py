@@ -1,13 +1,13 @@
 """The middle test tier: service routers on FastStream's in-memory TestNatsBroker (no server at all).
 
 It checks the wiring — subjects, durable consumers, the bus's decode/handle/publish/ack path — fast,
-while the real-server tests prove JetStream semantics (de-duplication, redelivery, parking). Each
-service consumed from the bus has one test here: its declaration hosted as the runtime hosts it, one
-event in, the events it publishes read back by a downstream consumer. Three are wired on a real
+while the real-server tests prove JetStream semantics (de-duplication, redelivery, parking). A
+service consuming from the bus has one test here: its declaration hosted as the runtime hosts it, one
+event in, the events it publishes read back by a downstream consumer. Two are wired on a real
 server only, because they use what the in-memory broker lacks: the embedder holds a JetStream
 key-value lease (tests/indexer/test_through_bus.py), the analyzer reads its last output back from the
-stream (tests/analyzer/test_end_to_end.py); the PR bot publishes nothing to read back
-(tests/pr_bot/test_pr_bot_through_the_bus.py).
+stream (tests/analyzer/test_end_to_end.py). The PR bot publishes nothing: its test reads the pull
+request on a local GitHub instead.
 """
 
 from __future__ import annotations
@@ -31,18 +31,21 @@ from sextant.contracts import (
     FileRecencyComputed,
     RepoRef,
     ReviewCompleted,
+    StageFailed,
     encode_event,
     subject_for,
 )
 from sextant.indexer import app as indexer
+from sextant.pr_bot import app as pr_bot
 from sextant.recency_scanner import app as recency_scanner
 from sextant.reviewer import app as reviewer
 from sextant.selector import app as selector
 
 from ..conftest import GitRepo
+from ..pr_bot.conftest import GITHUB_TOKEN, FakeHost
 from ..reviewer.test_search_mode import DIFF
 from ..support.embedders import FakeEmbedder
-from ..support.events import event, file_recency_computed, repo_updated, review_requested
+from ..support.events import event, file_recency_computed, repo_updated, review_completed, review_requested
 from ..support.payloads import chunk_payload
 
 REPO = RepoRef.for_url("https://example.com/acme/widgets.git")
@@ -141,3 +144,13 @@ async def test_reviewer_router_reviews_a_diff_in_memory(store: EdgeChunkStore, t
     [review] = await through_the_router(reviewer.SERVICE, adapters, env, request, ReviewCompleted)
     assert review.request_id == request.event_id
     assert review.model == "none"
+
+
+async def test_pr_bot_router_comments_on_the_pull_request_in_memory(github: FakeHost, tmp_path: Path) -> None:
+    env = {"PR_BOT_GITHUB_TOKEN": GITHUB_TOKEN, "GITHUB_API_URL": github.url, "SEXTANT_HOME": str(tmp_path)}
+    repo = RepoRef.for_url("https://github.com/octo/shop.git", provider="github")
+    review = review_completed(repo, "run-1", "req-1", pr_number=12, markdown="## Review\n\nIn memory.")
+    failures = await through_the_router(pr_bot.SERVICE, bootstrap(env), env, review, StageFailed)
+    assert failures == []
+    [comment] = github.comments.values()
+    assert "In memory." in comment["body"]
