@@ -7,7 +7,8 @@ event in, the events it publishes read back by a downstream consumer. Two are wi
 server only, because they use what the in-memory broker lacks: the embedder holds a JetStream
 key-value lease (tests/indexer/test_through_bus.py), the analyzer reads its last output back from the
 stream (tests/analyzer/test_end_to_end.py). The PR bot publishes nothing: its test reads the pull
-request on a local GitHub instead.
+request on a local GitHub instead. The webhooks service consumes HTTP, not the bus: its test posts a
+signed push to the app in process and reads the RepoUpdated it publishes.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TypeVar
 
+import httpx
 import pytest
 from faststream.nats import TestNatsBroker
 
@@ -30,6 +32,7 @@ from sextant.contracts import (
     Event,
     FileRecencyComputed,
     RepoRef,
+    RepoUpdated,
     ReviewCompleted,
     StageFailed,
     encode_event,
@@ -40,6 +43,8 @@ from sextant.pr_bot import app as pr_bot
 from sextant.recency_scanner import app as recency_scanner
 from sextant.reviewer import app as reviewer
 from sextant.selector import app as selector
+from sextant.webhooks.config import WebhookSettings
+from sextant.webhooks.http_app import create_app
 
 from ..conftest import GitRepo
 from ..pr_bot.conftest import GITHUB_TOKEN, FakeHost
@@ -47,6 +52,8 @@ from ..reviewer.test_search_mode import DIFF
 from ..support.embedders import FakeEmbedder
 from ..support.events import event, file_recency_computed, repo_updated, review_completed, review_requested
 from ..support.payloads import chunk_payload
+from ..webhooks.conftest import GITHUB_SECRET
+from ..webhooks.hook_payloads import body_of, github_push, github_signature
 
 REPO = RepoRef.for_url("https://example.com/acme/widgets.git")
 IN_MEMORY_URL = "nats://in-memory.invalid:4222"
@@ -55,21 +62,27 @@ DATE = "2026-01-01"
 E = TypeVar("E", bound=Event)
 
 
-async def through_the_router(
-    declaration: AnyDeclaration, adapters: Adapters, env: dict[str, str], request: Event, answer: type[E]
-) -> list[E]:
-    """Host one declared service on an in-memory broker, publish ``request``, return every ``answer``."""
-    bus = Bus(build_broker(IN_MEMORY_URL))
+def recorded(bus: Bus, answer: type[E]) -> list[E]:
+    """Every ``answer`` published on ``bus`` from now on, as a downstream consumer receives it."""
     received: list[E] = []
 
     async def record(published: E) -> Sequence[Event]:
         received.append(published)
         return []
 
-    bus.broker.include_router(host(declaration, adapters, env).build(bus))
     downstream = bus.router()
     consume(downstream, bus, event_type=answer, durable="test_downstream", stage="test", handle=record)
     bus.broker.include_router(downstream)
+    return received
+
+
+async def through_the_router(
+    declaration: AnyDeclaration, adapters: Adapters, env: dict[str, str], request: Event, answer: type[E]
+) -> list[E]:
+    """Host one declared service on an in-memory broker, publish ``request``, return every ``answer``."""
+    bus = Bus(build_broker(IN_MEMORY_URL))
+    bus.broker.include_router(host(declaration, adapters, env).build(bus))
+    received = recorded(bus, answer)
     async with TestNatsBroker(bus.broker) as broker:
         await broker.publish(encode_event(request), subject_for(request), stream=STREAM_NAME)
     return received
@@ -154,3 +167,19 @@ async def test_pr_bot_router_comments_on_the_pull_request_in_memory(github: Fake
     assert failures == []
     [comment] = github.comments.values()
     assert "In memory." in comment["body"]
+
+
+async def test_webhooks_app_publishes_a_signed_push_in_memory() -> None:
+    bus = Bus(build_broker(IN_MEMORY_URL), service="webhooks")
+    received = recorded(bus, RepoUpdated)
+    app = create_app(WebhookSettings(github_secret=GITHUB_SECRET, gitlab_token=None), bus)
+    body = body_of(github_push("https://github.com/octo/shop.git"))
+    headers = {"X-GitHub-Event": "push", "X-GitHub-Delivery": "delivery-1", "Content-Type": "application/json",
+               "X-Hub-Signature-256": github_signature(GITHUB_SECRET, body)}  # fmt: skip
+    transport = httpx.ASGITransport(app=app)
+    async with TestNatsBroker(bus.broker), httpx.AsyncClient(transport=transport, base_url="http://webhooks") as http:
+        response = await http.post("/hooks/github", content=body, headers=headers)
+    assert response.status_code == 202
+    [pushed] = received
+    assert pushed.event_id == response.json()["event_id"]
+    assert pushed.head_sha == "b" * 40
