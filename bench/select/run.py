@@ -29,10 +29,17 @@ import time
 import tracemalloc
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from sextant.analyzer.evidence.gather import gather_evidence
+from sextant.analyzer.evidence.inventory import InventoryCollector
+from sextant.analyzer.evidence.manifests import ManifestCollector
+from sextant.analyzer.evidence.security_scan import SecurityCollector
+from sextant.analyzer.evidence.symbols import SymbolCollector
 from sextant.chunkstore import ChunkPayload, ChunkPoint, SparseVector, point_id
 from sextant.chunkstore.edge_store import EdgeChunkStore
+from sextant.doc_claims import CodeFactsCollector
+from sextant.doc_claims.sources.doc_texts import DocTextCollector
 from sextant.selection import (
     ANALYSIS_LIMIT,
     SUMMARY_LIMIT,
@@ -147,6 +154,29 @@ def peak_python_memory(action: Callable[[], object]) -> int:
         tracemalloc.stop()
 
 
+EVIDENCE_PARTS: dict[str, Callable[[], Any]] = {
+    "code facts (doc claims)": CodeFactsCollector,
+    "doc texts (doc claims)": DocTextCollector,
+    "symbols": SymbolCollector,
+    "inventory": InventoryCollector,
+    "manifests": ManifestCollector,
+    "security": SecurityCollector,
+}
+"""What the evidence pass keeps while it streams: each collector fed the whole scroll alone."""
+
+
+def evidence_part_peaks(store: EdgeChunkStore) -> dict[str, int]:
+    """Peak Python bytes of each evidence collector, fed every payload and then built, alone."""
+
+    def feed(make: Callable[[], Any]) -> None:
+        collector = make()
+        for payload in store.scroll_payloads(REPO):
+            collector.add(payload)
+        collector.build()
+
+    return {name: peak_python_memory(lambda make=make: feed(make)) for name, make in EVIDENCE_PARTS.items()}
+
+
 def run(chunks: int, dimension: int, rounds: int) -> None:
     """Build one store and print its figures."""
     with tempfile.TemporaryDirectory(prefix="sextant-bench-select-") as folder:
@@ -176,6 +206,7 @@ def run(chunks: int, dimension: int, rounds: int) -> None:
             evidence_started = (time.perf_counter(), time.process_time())
             evidence_peak = peak_python_memory(lambda: gather_evidence(store.scroll_payloads(REPO), None))
             evidence = [(time.perf_counter() - evidence_started[0], time.process_time() - evidence_started[1])]
+            part_peaks = evidence_part_peaks(store)
             selection = select_analysis_chunks(store, REPO, ANALYSIS_LIMIT)
         finally:
             store.close()
@@ -208,6 +239,7 @@ def run(chunks: int, dimension: int, rounds: int) -> None:
         f"both selections {both_peak / 2**20:.1f} MiB, analyzer evidence {evidence_peak / 2**20:.1f} MiB; "
         f"every payload in a list {list_peak / 2**20:.1f} MiB"
     )
+    print("evidence collectors alone (peak MiB): " + ", ".join(f"{n} {b / 2**20:.1f}" for n, b in part_peaks.items()))
     print(f"picked {selection.picked} ({docs} docs), median code date {selection.median_code}")
 
 

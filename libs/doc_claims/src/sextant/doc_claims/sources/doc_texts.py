@@ -24,19 +24,21 @@ class DocText:
 
 
 class DocTextCollector:
-    """Accumulates doc chunks one payload at a time (code payloads are ignored)."""
+    """Accumulates doc chunks one payload at a time (code payloads are ignored).
+
+    Each chunk's text is kept as the one string the payload already holds (split into lines only
+    when its doc is built), not as a line-by-line table: that table cost about twice the text.
+    """
 
     def __init__(self) -> None:
-        self._lines: dict[str, dict[int, str]] = defaultdict(dict)
+        self._chunks: dict[str, list[tuple[int, str]]] = defaultdict(list)
         self._dates: dict[str, str | None] = {}
 
     def add(self, payload: ChunkPayload) -> None:
         """Take in one chunk payload; overlapping windows repeat lines, the first copy wins."""
         if chunk_kind(payload.path) != "doc":
             return
-        lines = self._lines[payload.path]
-        for index, line in enumerate(payload.text.splitlines()):
-            lines.setdefault(payload.start_line + index, line)
+        self._chunks[payload.path].append((payload.start_line, payload.text))
         date = payload.last_modified_at
         if self._dates.get(payload.path) is None:
             self._dates[payload.path] = None if isinstance(date, msgspec.UnsetType) else date
@@ -44,8 +46,11 @@ class DocTextCollector:
     def build(self) -> list[DocText]:
         """The docs, sorted by path."""
         docs = []
-        for path in sorted(self._lines):
-            lines = self._lines[path]
+        for path in sorted(self._chunks):
+            lines: dict[int, str] = {}
+            for start, text in self._chunks[path]:  # in arrival order: the first copy of a line wins
+                for index, line in enumerate(text.splitlines()):
+                    lines.setdefault(start + index, line)
             if not lines:
                 continue
             first, last = min(lines), max(lines)

@@ -10,7 +10,9 @@ files are not ranked (a fixture's helper is no component of the product).
 
 from __future__ import annotations
 
+import heapq
 import re
+import sys
 from collections import Counter
 from dataclasses import dataclass
 
@@ -22,6 +24,9 @@ from sextant.parsing.symbol_kinds import NON_DEFINITION_SYMBOL_TYPES
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _CODE_SHAPED = re.compile(r"[A-Z_0-9]")
 _MIN_NAME = 4
+
+_SpanKey = tuple[str, str | None, str, str, int]
+"""Path, parent, name, symbol type, and the signature's hash: one definition (all its windows)."""
 
 
 @dataclass(frozen=True)
@@ -77,19 +82,32 @@ class SymbolCollector:
     """Accumulates definitions and per-file identifiers one code payload at a time."""
 
     def __init__(self) -> None:
-        self._spans: dict[tuple[str, str | None, str, str, str | None], list[int]] = {}
-        self._documented: set[tuple[str, str | None, str, str, str | None]] = set()
+        self._spans: dict[_SpanKey, list[int]] = {}
+        self._documented: set[_SpanKey] = set()
         self._tokens: dict[str, set[str]] = {}
 
     def add(self, payload: ChunkPayload) -> None:
-        """Take in one chunk payload (docs are ignored)."""
+        """Take in one chunk payload (docs are ignored).
+
+        Only what the statistics read is kept, each string once: per file the names that can be
+        counted (not every identifier), paths and names interned (a file's chunks share one copy),
+        and a split symbol's signature as a hash (it only tells windows apart).
+        """
         if chunk_kind(payload.path) != "code":
             return
-        self._tokens.setdefault(payload.path, set()).update(_IDENTIFIER.findall(payload.text))
+        path = sys.intern(payload.path)
+        tokens = self._tokens.setdefault(path, set())
+        tokens.update(sys.intern(name) for name in set(_IDENTIFIER.findall(payload.text)) if is_counted_name(name))
         if not payload.symbol or payload.symbol_type in NON_DEFINITION_SYMBOL_TYPES:
             return
         # The windows of one split symbol share path, parent, name, type and signature.
-        key = (payload.path, payload.parent, payload.symbol, payload.symbol_type, payload.signature)
+        key = (
+            path,
+            sys.intern(payload.parent) if payload.parent else None,
+            sys.intern(payload.symbol),
+            sys.intern(payload.symbol_type),
+            hash(payload.signature),
+        )
         span = self._spans.setdefault(key, [payload.start_line, payload.end_line])
         span[0], span[1] = min(span[0], payload.start_line), max(span[1], payload.end_line)
         if payload.docstring:
@@ -104,7 +122,7 @@ class SymbolCollector:
         Returns:
             The statistics.
         """
-        spans = [
+        spans = (
             SymbolSpan(
                 name=f"{parent}.{name}" if parent else name,
                 symbol_type=symbol_type,
@@ -113,10 +131,10 @@ class SymbolCollector:
                 end_line=lines[1],
             )
             for (path, parent, name, symbol_type, _), lines in self._spans.items()
-        ]
-        largest = sorted(spans, key=lambda s: (-s.lines, s.path, s.start_line))[:limit]
+        )
+        largest = heapq.nsmallest(limit, spans, key=lambda s: (-s.lines, s.path, s.start_line))
         return SymbolStats(
-            definitions=len(spans),
+            definitions=len(self._spans),
             documented=len(self._documented),
             largest=largest,
             most_mentioned=self._most_mentioned(limit),
