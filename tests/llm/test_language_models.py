@@ -219,7 +219,7 @@ async def test_timeout_fails_fast_after_bounded_retries(provider_server: Any) ->
     assert caught.value.status is None
     assert caught.value.attempts == 2
     assert "timed out after 0.2 s" in caught.value.reason
-    assert 1 <= len(provider_server.requests) <= 2
+    assert len(provider_server.requests) <= 2  # none, when both attempts time out first
 
 
 @pytest.mark.parametrize("factory", [anthropic, openai])

@@ -74,8 +74,8 @@ async def test_timeout_keeps_original_order_with_a_warning(provider_server: Any)
     assert "timed out" in result.warning
     assert "original order kept" in result.warning
     # At most the policy's two attempts; on a loaded machine an attempt can time out before the
-    # server has even read it, so fewer may arrive.
-    assert 1 <= len(provider_server.requests) <= 2
+    # server has even read it, so fewer may arrive (none, when both do).
+    assert len(provider_server.requests) <= 2
 
 
 @pytest.mark.parametrize(
