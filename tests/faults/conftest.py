@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -24,11 +25,12 @@ import nats.errors
 import pytest
 
 from sextant.bootstrap import Adapters, bootstrap
-from sextant.bus import Bus, DeliveryPolicy, build_broker, start_routers
+from sextant.bus import Bus, DeliveryPolicy, EmbeddedNats, build_broker, start_routers
 from sextant.cli.services import all_services
-from sextant.contracts import ChunksEmbedded, Event, EventParked, StageFailed
+from sextant.contracts import ChunksEmbedded, Event, EventParked, RepoRef, RepoUpdated, StageFailed
 
 from ..support.embedders import token_hash_vector
+from ..support.events import repo_updated
 from ..support.provider_server import ProviderServer
 
 DEADLINE_SECONDS = 240.0
@@ -156,11 +158,9 @@ def clean_environment() -> dict[str, str]:
 
 
 @pytest.fixture
-def sextant(tmp_path: Path) -> Iterator[Sextant]:
-    env = clean_environment()
-    env["SEXTANT_HOME"] = str(tmp_path / "home")
-    env["INDEX_FILE_RECENCY"] = "true"
-    runner = Sextant(tmp_path / "home", env)
+def sextant(tmp_path: Path, embeddings: ProviderServer) -> Iterator[Sextant]:
+    """`sextant` commands on a home of the test's own, embedding through the local provider server."""
+    runner = Sextant(tmp_path / "home", hosted_embeddings_env(tmp_path / "home", embeddings))
     yield runner
     for host in runner.hosts:
         if host.process.poll() is None:
@@ -350,3 +350,27 @@ def snapshot(env: dict[str, str], repo_key: str, adapters: Adapters | None = Non
     finally:
         if own:
             adapters.close()
+
+
+def request_for(repo: str) -> RepoUpdated:
+    """A RepoUpdated starting a new run over ``repo`` (a path or URL)."""
+    return repo_updated(RepoRef.for_url(repo), uuid.uuid4().hex)
+
+
+def failures(events: list[Event]) -> list[Event]:
+    """The run's StageFailed and EventParked events."""
+    return [e for e in events if isinstance(e, StageFailed | EventParked)]
+
+
+async def reference(tmp_path: Path, embeddings: ProviderServer, repo: str) -> StoreSnapshot:
+    """The repository indexed on a fresh home and bus, with no fault."""
+    home = tmp_path / "reference-home"
+    env = hosted_embeddings_env(home, embeddings)
+    with EmbeddedNats(tmp_path / "reference-nats") as server:
+        pipeline = await Pipeline(env, server.url).start()
+        try:
+            events = await pipeline.run(request_for(repo))
+        finally:
+            await pipeline.stop()
+    assert not failures(events)
+    return snapshot(env, RepoRef.for_url(repo).repo_key)

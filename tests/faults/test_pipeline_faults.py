@@ -25,7 +25,6 @@ from sextant.contracts import (
     ChunksEmbedded,
     ChunksIndexed,
     Event,
-    EventParked,
     FileRecencyComputed,
     RepoRef,
     StageFailed,
@@ -36,16 +35,19 @@ from ..conftest import GitRepo
 from ..support.events import repo_updated
 from ..support.git_forge import FakeForge, fake_forge
 from ..support.git_trace import Trace2, trace2
-from ..support.odd_trees import DOTDOT, ODD, commit_with_dotdot_entry
+from ..support.odd_trees import DOTDOT, ODD, commit_with_dotdot_entry, make_bomb
 from ..support.provider_server import ProviderServer, Reply
 from ..support.wire_formats import anthropic_echo
 from .conftest import (
     Pipeline,
-    StoreSnapshot,
     embeddings,
+    failures,
     hosted_embeddings_env,
     is_gone,
     python_repository,
+    reference,
+    request_for,
+    resident_memory,
     snapshot,
     wait_until,
 )
@@ -55,30 +57,8 @@ __all__ = ["embeddings", "fake_forge", "trace2"]
 pytestmark = [pytest.mark.faults, pytest.mark.bus, pytest.mark.timeout(300)]
 
 
-def request_for(repo: str) -> Any:
-    return repo_updated(RepoRef.for_url(repo), uuid.uuid4().hex)
-
-
-def failures(events: list[Event]) -> list[Event]:
-    return [e for e in events if isinstance(e, StageFailed | EventParked)]
-
-
 def first(events: list[Event], kind: type[Event]) -> Any:
     return next(e for e in events if isinstance(e, kind))
-
-
-async def reference(tmp_path: Path, embeddings: ProviderServer, repo: str) -> StoreSnapshot:
-    """The repository indexed on a fresh home and bus, with no fault."""
-    home = tmp_path / "reference-home"
-    env = hosted_embeddings_env(home, embeddings)
-    with EmbeddedNats(tmp_path / "reference-nats") as server:
-        pipeline = await Pipeline(env, server.url).start()
-        try:
-            events = await pipeline.run(request_for(repo))
-        finally:
-            await pipeline.stop()
-    assert not failures(events)
-    return snapshot(env, RepoRef.for_url(repo).repo_key)
 
 
 async def test_nats_server_killed_mid_index_then_restarted_leaves_every_file_once(
@@ -379,3 +359,37 @@ async def test_language_model_faults_are_retried_or_named_in_the_analysis(
     else:
         assert any("503" in warning for warning in analysis.warnings), analysis.warnings
         assert len(llm.requests) == 2 * attempts  # each call gave up after its attempts, no more
+
+
+BOMB_MEMORY_BOUND = 150 * 1024 * 1024
+"""The listing is streamed and stops at the cap; the whole 10**5-path listing is never held."""
+
+
+async def test_a_tree_bomb_fails_its_stage_in_bounded_memory_and_the_services_stay_healthy(
+    tmp_path: Path, embeddings: ProviderServer
+) -> None:
+    bomb = make_bomb(tmp_path / "bomb").as_uri()
+    healthy = python_repository(tmp_path / "repo", files=2, functions=1).as_uri()
+    env = {**hosted_embeddings_env(tmp_path / "home", embeddings), "INDEX_MAX_TREE_ENTRIES": "2000"}
+    with EmbeddedNats(tmp_path / "nats") as server:
+        pipeline = await Pipeline(env, server.url).start()
+        try:
+            before = peak = resident_memory()
+            request = request_for(bomb)
+            after = await pipeline.publish(request)
+
+            def ended_sampling(seen: list[Event]) -> bool:
+                nonlocal peak
+                peak = max(peak, resident_memory())
+                return bool(failures(seen)) or any(isinstance(e, ChunksEmbedded) for e in seen)
+
+            events = await pipeline.follow(request.run_id, after, ended_sampling)
+            later = await pipeline.run(request_for(healthy))
+        finally:
+            await pipeline.stop()
+
+    [failed] = [e for e in events if isinstance(e, StageFailed)]
+    assert "INDEX_MAX_TREE_ENTRIES" in failed.reason
+    assert peak - before < BOMB_MEMORY_BOUND, f"grew by {(peak - before) >> 20} MiB"
+    assert not failures(later)
+    assert first(later, ChunksEmbedded).complete

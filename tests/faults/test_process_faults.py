@@ -8,21 +8,36 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
-from collections import Counter
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import nats
 import pytest
 
-from sextant.bootstrap import bootstrap
+from sextant.bus import Bus, build_broker
+from sextant.contracts import RepoRef
 
-from .conftest import DEADLINE_SECONDS, Sextant, git, is_gone, python_repository, wait_for, wait_until
+from ..support.provider_server import ProviderServer
+from .conftest import (
+    DEADLINE_SECONDS,
+    Sextant,
+    embeddings,
+    git,
+    is_gone,
+    python_repository,
+    reference,
+    request_for,
+    snapshot,
+    wait_for,
+    wait_until,
+)
 
-pytestmark = [pytest.mark.faults, pytest.mark.bus, pytest.mark.model, pytest.mark.timeout(900)]
+__all__ = ["embeddings"]
 
-RUN_ID = re.compile(r"run ([0-9a-f]{32})")
+pytestmark = [pytest.mark.faults, pytest.mark.bus, pytest.mark.process, pytest.mark.timeout(900)]
 
 
 async def first_event(url: str, subject: str, matches: Any = None) -> dict[str, Any]:
@@ -40,64 +55,65 @@ async def first_event(url: str, subject: str, matches: Any = None) -> dict[str, 
     return {"client": client, "found": found}
 
 
-def publish(sextant: Sextant, url: str, repo: Path) -> str:
-    result = sextant.run("publish", "repo-updated", str(repo), NATS_URL=url)
-    assert result.returncode == 0, result.stderr
-    run = RUN_ID.search(result.stdout + result.stderr)
-    assert run is not None, result.stdout
-    return run.group(1)
-
-
-def stored_chunks(sextant_env: dict[str, str], repo_key: str) -> tuple[Counter[tuple[Any, ...]], int, int]:
-    """(path, lines, symbol, blob) of every stored point, the point count, and how many lack a dense vector."""
-    adapters = bootstrap(sextant_env)
+async def publish(url: str, repo: Path) -> str:
+    """Start a run over ``repo`` on the host's bus, as `sextant publish repo-updated` would; its run id."""
+    bus = Bus(build_broker(url))
+    await bus.connect()
     try:
-        store = adapters.store
-        chunks = Counter(
-            (p.path, p.start_line, p.end_line, p.symbol, p.window, p.blob_sha) for p in store.scroll_payloads(repo_key)
-        )
-        return chunks, store.count(repo_key), store.count_missing_dense(repo_key)
+        request = request_for(str(repo))
+        await bus.publish(request)
+        return request.run_id
     finally:
-        adapters.close()
+        await bus.close()
 
 
+def writing_chunks(body: dict[str, Any]) -> bool:
+    """An indexer progress report of a run that has written chunks (or, on a fast machine, finished)."""
+    detail = body.get("detail", "")
+    return body.get("stage") == "indexer" and (("(indexing)" in detail and detail[:2] != "0 ") or "(done)" in detail)
+
+
+KILL_POINTS = {
+    # Between two upsert batches: some files written, perhaps one of them half.
+    "mid-upsert": ("sextant-progress.>", writing_chunks),
+    # The payloads are announced; the dense phase (and the indexer's ack) is under way or just done.
+    "between upsert and ack": ("sextant.chunks.indexed.>", None),
+}
+
+
+@pytest.mark.parametrize("kill_point", list(KILL_POINTS))
 async def test_a_host_killed_mid_run_then_restarted_leaves_every_file_complete_once(
-    sextant: Sextant, tmp_path: Path
+    sextant: Sextant, embeddings: ProviderServer, tmp_path: Path, kill_point: str
 ) -> None:
-    repo = python_repository(tmp_path / "repo", files=30, functions=4)
+    repo = python_repository(tmp_path / "repo", files=80, functions=8)
+    sextant.env["INDEX_GROUP_CHUNKS"] = "3"  # many small upsert batches, most cutting across files
     host = sextant.up()
-    watch = await first_event(host.url, "sextant.chunks.indexed.>")
-    publish(sextant, host.url, repo)
-    indexed = await asyncio.wait_for(watch["found"], DEADLINE_SECONDS)
+    subject, matches = KILL_POINTS[kill_point]
+    watch = await first_event(host.url, subject, matches)
+    await publish(host.url, repo)
+    await asyncio.wait_for(watch["found"], DEADLINE_SECONDS)
     await watch["client"].close()
-    repo_key = indexed["repo"]["repo_key"]
-
-    # The payloads are announced; the dense phase (and the ack) is under way or just done. SIGKILL.
-    host.kill()
+    host.kill()  # SIGKILL: no cleanup of any kind runs in the host
     if host.nats_pid is not None:
         await wait_until(lambda: is_gone(host.nats_pid or 0), "the killed host's nats-server exits with it")
 
+    at_the_kill = snapshot(sextant.env, RepoRef.for_url(str(repo)).repo_key)
     restarted = sextant.up()
     watch = await first_event(restarted.url, "sextant.chunks.embedded.>", lambda body: body.get("complete"))
-    run_id = publish(sextant, restarted.url, repo)
+    await publish(restarted.url, repo)
     embedded = await asyncio.wait_for(watch["found"], DEADLINE_SECONDS)
     await watch["client"].close()
     restarted.stop()
+
     assert embedded["points_missing"] == 0
-
-    chunks, count, missing = stored_chunks(sextant.env, repo_key)
-
-    reference = Sextant(tmp_path / "reference-home", {**sextant.env, "SEXTANT_HOME": str(tmp_path / "reference-home")})
-    fresh = reference.run("index", str(repo), "--json")
-    assert fresh.returncode == 0, fresh.stderr
-    expected, expected_count, _ = stored_chunks(reference.env, repo_key)
-
-    assert run_id
-    assert missing == 0
-    assert count == expected_count == sum(expected.values())
-    assert chunks == expected  # every file, every chunk, exactly once
-    assert all(times == 1 for times in chunks.values())
-    assert {path for path, *_ in chunks} == {p.name for p in repo.iterdir() if p.is_file()}
+    stored = snapshot(sextant.env, embedded["repo"]["repo_key"])
+    assert stored.missing_dense == 0
+    expected = await reference(tmp_path, embeddings, str(repo))
+    stored.assert_each_file_once(expected)
+    assert set(stored.files) == {p.name for p in repo.iterdir() if p.is_file()}
+    # The completeness marker: at the kill, a file that looks whole (it has its blob) is whole.
+    for path, (blob, ids) in at_the_kill.files.items():
+        assert not blob or (blob, ids) == expected.files[path], f"{path} looks complete but is not"
 
 
 POISON_BODIES = {
@@ -145,7 +161,7 @@ async def test_poison_messages_are_parked_with_a_reason_and_the_pipeline_keeps_w
             assert event["reason"], f"no reason for {sequences[event['stream_sequence']]}"
 
     watch = await first_event(host.url, "sextant.analysis.completed.>")
-    publish(sextant, host.url, repo)
+    await publish(host.url, repo)
     analysis = await asyncio.wait_for(watch["found"], DEADLINE_SECONDS)
     await watch["client"].close()
     await client.close()
@@ -244,3 +260,40 @@ def test_a_partial_clone_with_a_hostile_promisor_fetches_nothing(sextant: Sextan
     # The missing blobs are not fetched: the run fails visibly, naming why, rather than fetch them.
     assert result.returncode == 1, result.stderr
     assert "not in the local repository" in result.stderr
+
+
+def test_two_commands_on_one_home_never_run_two_servers_and_lose_nothing(
+    sextant: Sextant, embeddings: ProviderServer, tmp_path: Path
+) -> None:
+    """Two `sextant index` at once on one SEXTANT_HOME: one runs; the other either waits its turn
+    (it started after) or is refused with one line — never a second nats-server on the store."""
+    repo = python_repository(tmp_path / "repo", files=6, functions=2)
+    commands = [
+        subprocess.Popen(
+            [sys.executable, "-m", "sextant.cli", "index", str(repo), "--json"],
+            env=sextant.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    servers_seen = 0
+    give_up = time.monotonic() + DEADLINE_SECONDS
+    while any(command.poll() is None for command in commands) and time.monotonic() < give_up:
+        servers_seen = max(servers_seen, len([p for p in _nats_servers() if str(sextant.home) in p[1]]))
+        time.sleep(0.05)
+    outcomes = [(command.wait(timeout=DEADLINE_SECONDS), *command.communicate()) for command in commands]
+
+    assert servers_seen <= 1
+    assert sorted(code for code, _, _ in outcomes)[0] == 0, outcomes
+    for code, _, stderr in outcomes:
+        assert code in {0, 2}, stderr
+        assert "Traceback" not in stderr
+        if code == 2:
+            assert str(sextant.home) in stderr
+    assert not [p for p in _nats_servers() if str(sextant.home) in p[1]]
+    stored = snapshot(sextant.env, json.loads(next(out for code, out, _ in outcomes if code == 0))["repo"]["repo_key"])
+    assert stored.missing_dense == 0
+    assert set(stored.chunks.values()) == {1}
+    assert set(stored.files) == {p.name for p in repo.iterdir() if p.is_file()}
