@@ -7,12 +7,9 @@ with exactly one result (its id derives from the request, so a redelivered scan 
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 import subprocess
-import sys
-from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -20,7 +17,8 @@ import pytest
 from sextant.bus import EmbeddedNats
 from sextant.contracts import RepoRef, RepoUpdated, event_id_for, utc_now_iso
 
-from .test_cluster_kill import DEADLINE_SECONDS, connect_when_ready, publish_until_stored, run_ids
+from .cluster_bus import connect_when_ready, publish_until_stored, wait_for_runs
+from .processes import service_env, start_service
 
 pytestmark = [pytest.mark.cluster, pytest.mark.timeout(600)]
 
@@ -39,21 +37,6 @@ def git_repository(root: Path, files: int) -> Path:
     return root
 
 
-def start_scanner(url: str, home: Path) -> subprocess.Popen[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("NATS_", "QDRANT_", "OTEL_", "SEXTANT_"))}
-    env.update(NATS_URL=url, SEXTANT_HOME=str(home), SEXTANT_STREAM_REPLICAS="3", SEXTANT_ALLOW_LOCAL_REPOS="true")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "sextant.recency_scanner"], env=env, stderr=subprocess.PIPE, text=True
-    )
-    assert process.stderr is not None
-    for _ in range(1000):  # bounded: the log has a handful of lines before it says it consumes
-        line = process.stderr.readline()
-        assert line, "the scanner exited before consuming"
-        if "consuming from" in line:
-            return process
-    raise AssertionError("the scanner never said it consumes")
-
-
 async def test_two_real_scanners_survive_a_killed_node_and_a_killed_scanner(
     cluster: list[EmbeddedNats], tmp_path: Path
 ) -> None:
@@ -61,35 +44,27 @@ async def test_two_real_scanners_survive_a_killed_node_and_a_killed_scanner(
     ref = RepoRef.for_url(str(repo))
     url = ",".join(node.url for node in cluster)
     client = await connect_when_ready(url)
-    scanners = [start_scanner(url, tmp_path / "home-a"), start_scanner(url, tmp_path / "home-b")]
+    scanners = [
+        start_service("sextant.recency_scanner", service_env(url, tmp_path / f"home-{n}"), f"scanner-{n}")
+        for n in range(2)
+    ]
     try:
         for index in range(REQUESTS):
             if index == KILL_AFTER:
                 victim = cluster[2].pid
                 assert victim is not None
                 os.kill(victim, signal.SIGKILL)
-                scanners[0].send_signal(signal.SIGKILL)
-                scanners[0].wait()
+                scanners[0].kill()
             run_id = f"scan-{index:03d}"
             event = RepoUpdated(
                 event_id=event_id_for(RepoUpdated, run_id), run_id=run_id, occurred_at=utc_now_iso(), repo=ref
             )
             await publish_until_stored(client, event)
-        results: Counter[str] = Counter()
-        deadline = asyncio.get_running_loop().time() + DEADLINE_SECONDS
-        while len(results) < REQUESTS:
-            assert asyncio.get_running_loop().time() < deadline, f"only {len(results)} of {REQUESTS} results"
-            await asyncio.sleep(0.5)
-            try:
-                results = await run_ids(client, "sextant.recency.computed.>")
-            except Exception:  # a read may hit the dead node: try again
-                results = Counter()
+        results = await wait_for_runs(client, "sextant.recency.computed.>", REQUESTS)
         computed = [e async for _, e, _ in client.read("sextant.recency.computed.>") if e is not None]
     finally:
         for scanner in scanners:
-            if scanner.poll() is None:
-                scanner.kill()
-                scanner.wait()
+            scanner.kill()
         await client.close()
     assert sorted(results) == [f"scan-{i:03d}" for i in range(REQUESTS)]
     assert set(results.values()) == {1}, "a redelivered scan produced a second result"
