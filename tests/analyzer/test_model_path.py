@@ -15,6 +15,8 @@ from sextant.chunkstore.edge_store import EdgeChunkStore
 from sextant.contracts import AnalysisCompleted, ChunksSelected, SummaryCompleted
 from sextant.llm import AnthropicModel, LanguageModel, OpenAICompatibleModel, RetryPolicy, model_from_env
 
+from ..support.wire_formats import openai_chat_completion
+
 ANALYSIS = "\n\n".join(f"## {i}. {title}\n\nText about {title.lower()}." for i, title in enumerate(SECTION_TITLES, 1))
 FAST_RETRY = RetryPolicy(max_attempts=2, base_delay=0.0, max_delay=0.0)
 
@@ -32,13 +34,7 @@ def anthropic_reply(text: str, stop: str = "end_turn") -> dict[str, Any]:
 
 
 def openai_reply(text: str) -> dict[str, Any]:
-    return {
-        "id": "chatcmpl-1",
-        "object": "chat.completion",
-        "model": "gpt-test",
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
-        "usage": {"prompt_tokens": 1000, "completion_tokens": 500, "total_tokens": 1500},
-    }
+    return openai_chat_completion(text, model="gpt-test", prompt_tokens=1000, completion_tokens=500)
 
 
 @pytest.fixture

@@ -28,19 +28,14 @@ from sextant.selector import app as selector
 
 from ..support.events import repo_updated
 from ..support.runs import analysis_outputs
+from ..support.wire_formats import openai_chat_completion
 
 ANALYSIS = "\n\n".join(f"## {title}\n\nText about {title.lower()}." for title in SECTION_TITLES)
 SUMMARY = "## Purpose\n\nA tiny session library.\n\n## Summary\n\nOne module that opens sessions."
 
 
 def reply(text: str) -> dict[str, Any]:
-    return {
-        "id": "chatcmpl-1",
-        "object": "chat.completion",
-        "model": "gpt-test",
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
-        "usage": {"prompt_tokens": 1000, "completion_tokens": 500, "total_tokens": 1500},
-    }
+    return openai_chat_completion(text, model="gpt-test", prompt_tokens=1000, completion_tokens=500)
 
 
 def build_repository(repo: Any) -> None:

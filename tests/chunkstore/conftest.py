@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import os
-import shutil
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -17,6 +16,8 @@ from qdrant_client import QdrantClient
 from sextant.chunkstore import ChunkPayload, ChunkPoint, ChunkStore, SparseVector, point_id
 from sextant.chunkstore.edge_store import EdgeChunkStore
 from sextant.chunkstore.server_store import QdrantServerChunkStore
+
+from ..support.containers import container_url
 
 DIMENSION = 8
 QDRANT_IMAGE = "qdrant/qdrant:v1.16.3"
@@ -35,22 +36,7 @@ def qdrant_server_url() -> Iterator[str]:
     if configured:
         yield configured
         return
-    pytest.importorskip("testcontainers", reason="testcontainers is not installed")
-    from testcontainers.core.container import DockerContainer
-    from testcontainers.core.waiting_utils import wait_for_logs
-
-    if shutil.which("docker") is None:
-        pytest.skip("no docker client on PATH")
-    try:
-        container = DockerContainer(QDRANT_IMAGE).with_exposed_ports(6333)
-        container.start()
-    except Exception as error:  # no engine, no image, no permission: all mean "cannot run here"
-        pytest.skip(f"no usable Docker engine: {type(error).__name__}")
-    try:
-        wait_for_logs(container, "Qdrant HTTP listening", timeout=60)
-        yield f"http://{container.get_container_host_ip()}:{container.get_exposed_port(6333)}"
-    finally:
-        container.stop()
+    yield from container_url(QDRANT_IMAGE, 6333, "Qdrant HTTP listening", "http")
 
 
 @pytest.fixture(

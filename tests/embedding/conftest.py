@@ -64,10 +64,8 @@ class FakeProviderServer(ProviderServer):
 @pytest.fixture
 def provider_server() -> Iterator[FakeProviderServer]:
     """A fresh fake provider server per test."""
-    server = FakeProviderServer()
-    server.start()
-    yield server
-    server.stop()
+    with FakeProviderServer() as server:
+        yield server
 
 
 @pytest.fixture

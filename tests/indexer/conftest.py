@@ -274,9 +274,5 @@ class OpenAIEmbeddings(ProviderServer):
 @pytest.fixture
 def embeddings_server() -> Iterator[OpenAIEmbeddings]:
     """A local OpenAI-format embeddings provider (the shared scripted provider server)."""
-    server = OpenAIEmbeddings()
-    server.start()
-    try:
+    with OpenAIEmbeddings() as server:
         yield server
-    finally:
-        server.stop()

@@ -19,6 +19,8 @@ from sextant.llm import (
     RetryPolicy,
 )
 
+from ..support.wire_formats import openai_chat_completion
+
 KEY = "sk-test-0123456789abcdef-secret"
 FAST = RetryPolicy(max_attempts=3, base_delay=0.01, max_delay=0.05)
 
@@ -42,20 +44,7 @@ ANTHROPIC_OK = {
     },
 }
 
-OPENAI_OK = {
-    "id": "chatcmpl-1",
-    "object": "chat.completion",
-    "created": 1_767_225_600,
-    "model": "qwen2.5-coder:7b",
-    "choices": [
-        {
-            "index": 0,
-            "message": {"role": "assistant", "content": "Looks fine."},
-            "finish_reason": "stop",
-        }
-    ],
-    "usage": {"prompt_tokens": 812, "completion_tokens": 3, "total_tokens": 815},
-}
+OPENAI_OK = openai_chat_completion("Looks fine.", model="qwen2.5-coder:7b", prompt_tokens=812, completion_tokens=3)
 
 
 def anthropic(server: Any, **kwargs: Any) -> AnthropicModel:

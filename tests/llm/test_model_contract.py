@@ -42,12 +42,8 @@ _CLIENTS: dict[str, tuple[Callable[[str], LanguageModel], Callable[..., object]]
 @pytest.fixture(params=sorted(_CLIENTS))
 def subject(request: pytest.FixtureRequest) -> Iterator[Subject]:
     build, answer = _CLIENTS[request.param]
-    server = ProviderServer(answer=answer)
-    server.start()
-    try:
+    with ProviderServer(answer=answer) as server:
         yield Subject(build(server.url), server)
-    finally:
-        server.stop()
 
 
 async def test_system_and_user_prompts_reach_the_model_and_its_text_comes_back(subject: Subject) -> None:

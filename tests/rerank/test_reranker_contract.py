@@ -27,16 +27,12 @@ def reranker(request: pytest.FixtureRequest) -> Iterator[Reranker]:
     if request.param == "local":
         yield LocalReranker()
         return
-    server = ProviderServer(answer=cohere_scores)
-    server.start()
-    try:
+    with ProviderServer(answer=cohere_scores) as server:
         yield CohereReranker(
             "co-contract-key",
             base_url=server.url,
             retry=RetryPolicy(max_attempts=2, base_delay=0.01),
         )
-    finally:
-        server.stop()
 
 
 async def test_scores_are_index_aligned_and_in_the_unit_interval(reranker: Reranker) -> None:

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Self
 
 import pytest
 
@@ -146,13 +146,17 @@ class ProviderServer:
         self._httpd.server_close()
         self._thread.join(timeout=5)
 
+    def __enter__(self) -> Self:
+        """Start serving; leaving the ``with`` block stops the server (whatever the test did)."""
+        self.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
 
 @pytest.fixture
 def provider_server() -> Iterator[ProviderServer]:
     """A started ProviderServer, stopped after the test."""
-    server = ProviderServer()
-    server.start()
-    try:
+    with ProviderServer() as server:
         yield server
-    finally:
-        server.stop()
