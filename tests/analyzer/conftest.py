@@ -15,8 +15,8 @@ from sextant.contracts import (
     ChunksSelected,
     Purpose,
     RepoRef,
-    SelectionCounts,
 )
+from sextant.indexer.chunk_points import FileVersion, chunk_payload
 from sextant.parsing import build_chunks
 from sextant.selection import select_from_payloads
 
@@ -30,30 +30,20 @@ REPO = RepoRef.for_url("https://example.com/acme/shop.git")
 
 def payloads_for(files: dict[str, tuple[str, str | None]], repo_key: str = REPO.repo_key) -> list[ChunkPayload]:
     """Chunk payloads exactly as the indexer builds them: path → (text, last commit date or None)."""
-    return [
-        ChunkPayload(
+    payloads: list[ChunkPayload] = []
+    for path, (text, date) in files.items():
+        chunks = build_chunks(path, text, max_chars=1200)
+        version = FileVersion(
             repo_key=repo_key,
-            path=chunk.path,
             blob_sha="0" * 40,
-            kind=chunk.kind,
-            language=chunk.language,
-            symbol=chunk.name,
-            symbol_type=chunk.symbol_type,
-            parent=chunk.parent,
-            package=chunk.package,
-            signature=chunk.signature or None,
-            docstring=chunk.docstring,
-            start_line=chunk.start_line,
-            end_line=chunk.end_line,
-            window=chunk.window,
-            window_count=chunk.window_count,
-            text=chunk.text,
+            chunk_count=len(chunks),
+            run_id="run-0",
+            added=True,
+            stamp=date,
             indexed_at="2026-06-01T00:00:00Z",
-            last_modified_at=date,
         )
-        for path, (text, date) in files.items()
-        for chunk in build_chunks(path, text, max_chars=1200)
-    ]
+        payloads.extend(chunk_payload(chunk, version) for chunk in chunks)
+    return payloads
 
 
 def selection_event(
@@ -69,13 +59,7 @@ def selection_event(
         run_id,
         chunks=chunks,
         median_code=selection.median_code,
-        counts=SelectionCounts(
-            total_chunks=selection.chunks_seen,
-            code_available=selection.code_available,
-            doc_available=selection.docs_available,
-            picked_code=sum(1 for c in chunks if c.kind == "code"),
-            picked_doc=sum(1 for c in chunks if c.kind == "doc"),
-        ),
+        counts=selection.counts(),
         head_sha="c0ffee" * 6 + "abcd",
     )
 
@@ -194,12 +178,8 @@ class FakeProvider(ProviderServer):
 @pytest.fixture
 def provider() -> Iterator[FakeProvider]:
     """A started fake provider server; the last scripted reply repeats."""
-    server = FakeProvider()
-    server.start()
-    try:
+    with FakeProvider() as server:
         yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture

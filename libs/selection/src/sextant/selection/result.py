@@ -6,7 +6,7 @@ from typing import Literal
 
 import msgspec
 
-from sextant.contracts import SelectedChunk
+from sextant.contracts import SelectedChunk, SelectionCounts
 
 Reason = Literal["seed", "code", "doc"]
 """Why a chunk was picked: a README/manifest seed, or its kind's budget."""
@@ -31,3 +31,13 @@ class Selection(msgspec.Struct, frozen=True, kw_only=True):
     """Code chunks among them."""
     picked: int
     """len(chunks)."""
+
+    def counts(self) -> SelectionCounts:
+        """How the selection was made up, as its ChunksSelected event reports it."""
+        return SelectionCounts(
+            total_chunks=self.chunks_seen,
+            code_available=self.code_available,
+            doc_available=self.docs_available,
+            picked_code=sum(1 for chunk in self.chunks if chunk.kind == "code"),
+            picked_doc=sum(1 for chunk in self.chunks if chunk.kind == "doc"),
+        )

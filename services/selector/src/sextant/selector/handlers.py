@@ -10,7 +10,6 @@ from sextant.contracts import (
     ChunksIndexed,
     ChunksSelected,
     Purpose,
-    SelectionCounts,
     event_id_for,
     utc_now_iso,
 )
@@ -33,13 +32,7 @@ def selection_event(source: ChunksIndexed, purpose: Purpose, selection: Selectio
         limit=selection.limit,
         chunks=chunks,
         median_code=selection.median_code,
-        counts=SelectionCounts(
-            total_chunks=selection.chunks_seen,
-            code_available=selection.code_available,
-            doc_available=selection.docs_available,
-            picked_code=sum(1 for chunk in chunks if chunk.kind == "code"),
-            picked_doc=sum(1 for chunk in chunks if chunk.kind == "doc"),
-        ),
+        counts=selection.counts(),
         head_sha=source.head_sha,
     )
 
