@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
+import sys
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -17,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from sextant.bus import Bus, DeliveryPolicy, EmbeddedNats, build_broker
+from sextant.bus.leases import Leases, holder_is_gone, lease_key
 from sextant.bus.settings import CLAIM_HEADER, RUN_ID_HEADER
 from sextant.contracts import (
     STREAM_NAME,
@@ -281,4 +284,43 @@ async def test_poison_of_every_shape_is_accounted_for_and_the_next_event_handled
     assert failed == {"run-raises": 1, "run-unencodable": 1}  # the handled ones also fail their stage
     # Reading the whole stream survives every one of them (`sextant events` reads it this way).
     assert sum(1 for e in events if e is None) == len(RAW_POISON)
+    await bus.close()
+
+
+HOLD_A_LEASE = """
+import asyncio, sys
+import nats
+from sextant.bus.leases import Leases
+
+async def main() -> None:
+    client = await nats.connect(sys.argv[1])
+    async with Leases(client.jetstream(), ttl_seconds=3600).hold("embedder/killed-holder"):
+        print("held", flush=True)
+        await asyncio.sleep(3600)
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.process
+async def test_a_lease_whose_holder_was_killed_is_taken_over_without_waiting_out_its_age(own_nats: str) -> None:
+    """A host killed mid-embedding held its repository's lease; the restarted host on the same machine
+    must not wait for the lease's age limit (an hour here, a minute in production) to embed again."""
+    holder = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", HOLD_A_LEASE, own_nats, stdout=asyncio.subprocess.PIPE
+    )
+    assert holder.stdout is not None
+    assert (await asyncio.wait_for(holder.stdout.readline(), 120)).strip() == b"held"
+    bus = Bus(build_broker(own_nats))
+    await bus.connect()
+    kv = await bus.js.key_value("sextant-leases")
+    held = (await kv.get(lease_key("embedder/killed-holder"))).value or b""
+    assert not holder_is_gone(held.decode())  # a live holder keeps its lease
+
+    holder.send_signal(signal.SIGKILL)
+    await holder.wait()
+    leases = Leases(bus.js, ttl_seconds=3600)
+    async with asyncio.timeout(60):  # far below the lease's age limit: only a takeover gets it
+        async with leases.hold("embedder/killed-holder") as lease:
+            assert not lease.lost
     await bus.close()

@@ -3,8 +3,10 @@
 A lease is a key in a JetStream key-value bucket, created only if absent (JetStream checks the
 subject's last sequence, so of two processes creating it at once exactly one succeeds). The holder
 renews it while it works and deletes it when done; the bucket's age limit frees the lease of a holder
-that died (kill -9, a lost node) after ``LEASE_SECONDS``. A holder that fails to renew in time (it
-was cut off) sees ``Lease.lost`` and must stop before doing more of the work. See docs/bus.md.
+that died (kill -9, a lost node) after ``LEASE_SECONDS``; a waiter on the same machine sees at once
+that the holder process is gone (see ``process_identity``) and takes the lease over. A holder that
+fails to renew in time (it was cut off) sees ``Lease.lost`` and must stop before doing more of the
+work. See docs/bus.md.
 """
 
 from __future__ import annotations
@@ -18,10 +20,11 @@ import socket
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from pathlib import Path
 
 from nats.js import JetStreamContext
 from nats.js.api import KeyValueConfig, StorageType
-from nats.js.errors import BucketNotFoundError, KeyWrongLastSequenceError
+from nats.js.errors import BucketNotFoundError, KeyNotFoundError, KeyWrongLastSequenceError
 from nats.js.kv import KeyValue
 
 from sextant.bus.delivery import DeliveryAbandoned
@@ -88,7 +91,7 @@ class Leases:
         """
         kv = await self._bucket()
         key = lease_key(name)
-        holder = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        holder = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]} {process_identity()}"
         lease = Lease(name=name, holder=holder, revision=await _acquire(kv, key, holder, stopping))
         renewing = asyncio.create_task(_renew(kv, key, lease, self._ttl_seconds / 4))
         try:
@@ -100,6 +103,42 @@ class Leases:
             if not lease.lost:
                 with contextlib.suppress(Exception):  # the age limit frees it anyway
                     await kv.delete(key, last=lease.revision)
+
+
+def process_identity(pid: int | None = None) -> str:
+    """Who a process is on this machine: kernel boot, pid namespace, pid and start time ("" off Linux).
+
+    Together they name one process exactly: two containers on one kernel differ in pid namespace, and
+    a pid reused after a reboot or by a later process differs in boot or start time.
+    """
+    pid = os.getpid() if pid is None else pid
+    try:
+        boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+        namespace = os.readlink("/proc/self/ns/pid")
+        state, *fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        started = fields[18]
+    except (OSError, IndexError):
+        return ""
+    if state in {"Z", "X"}:  # exited, not yet reaped by its parent
+        return ""
+    return f"{boot}/{namespace}/{pid}/{started}"
+
+
+def holder_is_gone(holder: str) -> bool:
+    """Whether a lease's holder is a process of this machine and pid namespace that no longer runs.
+
+    A holder elsewhere (another machine or container), or one that cannot be told, counts as alive:
+    only the age limit frees its lease.
+    """
+    identity = holder.rpartition(" ")[2]
+    try:
+        boot, namespace, pid, _ = identity.rsplit("/", 3)
+    except ValueError:
+        return False
+    here = process_identity()
+    if not here or here.rsplit("/", 2)[0] != f"{boot}/{namespace}":
+        return False
+    return process_identity(int(pid)) != identity
 
 
 def lease_key(name: str) -> str:
@@ -114,7 +153,13 @@ async def _acquire(kv: KeyValue, key: str, holder: str, stopping: asyncio.Event 
         try:
             return await kv.create(key, holder.encode())
         except KeyWrongLastSequenceError:
-            pass  # someone else holds it: try again shortly
+            pass  # someone else holds it: try again shortly, unless it died on this machine
+        with contextlib.suppress(KeyNotFoundError, KeyWrongLastSequenceError):
+            entry = await kv.get(key)
+            if entry.value is not None and holder_is_gone(entry.value.decode(errors="replace")):
+                revision = await kv.update(key, holder.encode(), last=entry.revision)
+                logger.warning("took over the lease %s from a process that is gone", key)
+                return revision
         if stopping is None:
             await asyncio.sleep(WAIT_POLL_SECONDS)
         else:
