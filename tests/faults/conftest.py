@@ -32,6 +32,7 @@ from sextant.contracts import ChunksEmbedded, Event, EventParked, RepoRef, RepoU
 from ..support.embedders import token_hash_vector
 from ..support.events import repo_updated
 from ..support.provider_server import ProviderServer
+from ..support.wire_formats import openai_embeddings
 
 DEADLINE_SECONDS = 240.0
 """How long a condition may take before the test calls it a hang (a loaded 2-core box is slow)."""
@@ -212,19 +213,16 @@ def resident_memory(pid: int | str = "self") -> int:
 EMBEDDING_DIMENSION = 16
 
 
-def openai_embeddings(request: Any) -> dict[str, Any]:
+def hashing_embeddings(request: Any) -> dict[str, Any]:
     """What OpenAI's /v1/embeddings answers, with token-hashing vectors (no model to load)."""
-    data = [
-        {"object": "embedding", "index": index, "embedding": token_hash_vector(text, EMBEDDING_DIMENSION)}
-        for index, text in enumerate(request["input"])
-    ]
-    return {"object": "list", "data": data, "model": request["model"], "usage": {"prompt_tokens": 1, "total_tokens": 1}}
+    vectors = [token_hash_vector(text, EMBEDDING_DIMENSION) for text in request["input"]]
+    return openai_embeddings(vectors, model=request["model"])
 
 
 @pytest.fixture
 def embeddings() -> Iterator[ProviderServer]:
     """A local server speaking OpenAI's embeddings API; scripted faults come before its answers."""
-    server = ProviderServer(answer=openai_embeddings)
+    server = ProviderServer(answer=hashing_embeddings)
     server.start()
     try:
         yield server
