@@ -6,7 +6,15 @@ Adapters are imported lazily by `store_from_env`; import `EdgeChunkStore` from
 
 from sextant.chunkstore.from_env import store_from_env
 from sextant.chunkstore.payload import ChunkPayload, SparseVector, SymbolDateSource, dense_text_of
-from sextant.chunkstore.points import ChunkPoint, DenseUpdate, FileEntry, ScoredChunk, StoredChunk, point_id
+from sextant.chunkstore.points import (
+    ChunkPoint,
+    DenseUpdate,
+    FileEntry,
+    ScoredChunk,
+    StoredChunk,
+    best_window_per_symbol,
+    point_id,
+)
 from sextant.chunkstore.port import (
     DEFAULT_PAGE_SIZE,
     DEFAULT_PREFETCH_LIMIT,
@@ -32,6 +40,7 @@ __all__ = [
     "SparseVector",
     "StoredChunk",
     "SymbolDateSource",
+    "best_window_per_symbol",
     "collection_name",
     "dense_text_of",
     "point_id",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable, Hashable, Iterable
 
 import msgspec
 
@@ -77,6 +78,30 @@ class ScoredChunk(msgspec.Struct, frozen=True, kw_only=True):
     """Fused (RRF) score: higher is better; only the order is meaningful, not the scale."""
     payload: ChunkPayload
     """The stored payload, `last_modified_at` included when present."""
+
+
+def best_window_per_symbol(
+    hits: Iterable[ScoredChunk], symbol_key: Callable[[ChunkPayload], Hashable]
+) -> list[ScoredChunk]:
+    """Keep the best-ranked window of each symbol split into windows (hits are best first).
+
+    Args:
+        hits: Hits, best first.
+        symbol_key: Which windows are one symbol's (a search over many repositories keys by repository too).
+
+    Returns:
+        The hits without the lower-ranked windows of the same symbol; unsplit chunks all stay.
+    """
+    seen: set[Hashable] = set()
+    kept = []
+    for hit in hits:
+        if hit.payload.window_count > 1:
+            key = symbol_key(hit.payload)
+            if key in seen:
+                continue
+            seen.add(key)
+        kept.append(hit)
+    return kept
 
 
 def point_id(repo_key: str, path: str, symbol: str | None, start_line: int, window: int) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
-from sextant.chunkstore import ChunkStore, ScoredChunk
+from sextant.chunkstore import ChunkStore, ScoredChunk, best_window_per_symbol
 from sextant.doc_rules import payload_date
 from sextant.embedding import DenseEmbedder, SparseEncoder
 from sextant.search.ages import age_words
@@ -136,25 +136,10 @@ def frame(
 
 
 def distinct_symbols(hits: Sequence[ScoredChunk]) -> list[ScoredChunk]:
-    """Keep the best-ranked window of a symbol split into windows (hits are best first).
-
-    Args:
-        hits: Hits, best first.
-
-    Returns:
-        The hits without the lower-ranked windows of the same symbol.
-    """
-    seen: set[tuple[str, str, str | None, str | None]] = set()
-    kept = []
-    for hit in hits:
-        payload = hit.payload
-        if payload.window_count > 1:
-            key = (payload.repo_key, payload.path, payload.symbol, payload.parent)
-            if key in seen:
-                continue
-            seen.add(key)
-        kept.append(hit)
-    return kept
+    """The best-ranked window of each split symbol; a search may span repositories, so they key it too."""
+    return best_window_per_symbol(
+        hits, lambda payload: (payload.repo_key, payload.path, payload.symbol, payload.parent)
+    )
 
 
 def _path_matches(path: str, glob: str | None) -> bool:
