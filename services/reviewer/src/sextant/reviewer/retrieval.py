@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
-from sextant.chunkstore import ChunkStore, ScoredChunk
+from sextant.chunkstore import ChunkStore, ScoredChunk, best_window_per_symbol
 from sextant.embedding import DenseEmbedder, SparseEncoder
 from sextant.rerank import Reranker
 from sextant.reviewer.diff_reading import DiffSummary
@@ -38,17 +38,9 @@ def build_query(title: str, description: str, diff: DiffSummary, max_chars: int)
 
 def distinct_symbols(hits: list[ScoredChunk]) -> list[ScoredChunk]:
     """Keep the best-ranked window of each symbol that was split into windows (hits are best first)."""
-    seen: set[tuple[str, str | None, str | None, str]] = set()
-    kept = []
-    for hit in hits:
-        payload = hit.payload
-        if payload.window_count > 1:
-            key = (payload.path, payload.symbol, payload.parent, payload.symbol_type)
-            if key in seen:
-                continue
-            seen.add(key)
-        kept.append(hit)
-    return kept
+    return best_window_per_symbol(
+        hits, lambda payload: (payload.path, payload.symbol, payload.parent, payload.symbol_type)
+    )
 
 
 @dataclass(frozen=True)
