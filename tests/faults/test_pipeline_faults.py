@@ -62,7 +62,7 @@ def first(events: list[Event], kind: type[Event]) -> Any:
 
 
 async def test_nats_server_killed_mid_index_then_restarted_leaves_every_file_once(
-    tmp_path: Path, embeddings: ProviderServer
+    tmp_path: Path, embeddings: ProviderServer, caplog: pytest.LogCaptureFixture
 ) -> None:
     repo = python_repository(tmp_path / "repo", files=12, functions=3).as_uri()
     env = hosted_embeddings_env(tmp_path / "home", embeddings)
@@ -89,7 +89,13 @@ async def test_nats_server_killed_mid_index_then_restarted_leaves_every_file_onc
     assert not failures(events)
     assert first(events, ChunksEmbedded).points_missing == 0
     assert stored.missing_dense == 0
-    stored.assert_each_file_once(await reference(tmp_path, embeddings, repo))
+    expected = await reference(tmp_path, embeddings, repo)
+    stored.assert_each_file_once(expected)
+    # The run is counted whole, however many deliveries the outage cost it.
+    assert first(events, ChunksIndexed).files_added == len(expected.files)
+    # The outage is in the log, both ways.
+    assert "disconnected from NATS" in caplog.text
+    assert "reconnected to NATS" in caplog.text
 
 
 async def test_a_replayed_request_and_an_unchanged_rerun_store_nothing_twice_and_fetch_no_blob(
