@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+import logging
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from sextant.bootstrap import bootstrap, declared_services, embedded_services, pipeline_order, result_stages
+from sextant.bootstrap import (
+    bootstrap,
+    declared_services,
+    embedded_services,
+    pipeline_order,
+    result_stages,
+    run_declared_service,
+)
 from sextant.cli.asyncapi_doc import asyncapi_document
 from sextant.contracts import AnyEvent, FileRecencyComputed, RepoUpdated, event_name
+from sextant.recency_scanner import app as recency_scanner
 
 PIPELINE = ["recency-scanner", "indexer", "embedder", "selector", "analyzer"]
 
@@ -69,6 +79,18 @@ def test_overrides_go_through_the_one_door_and_the_rest_is_built_lazily() -> Non
     assert adapters.tokens("github") == "t0ken"
     assert adapters.tokens("gitlab") is None
     adapters.close()  # nothing was opened, nothing to close
+
+
+def test_a_declared_service_without_nats_url_refuses_to_start_in_process(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = logging.getLogger()  # the entry point configures root logging first: restore it afterwards
+    monkeypatch.setattr(root, "handlers", list(root.handlers))
+    monkeypatch.setattr(root, "level", root.level)
+    with pytest.raises(SystemExit) as exited:
+        run_declared_service(recency_scanner.SERVICE, {"SEXTANT_HOME": str(tmp_path)})
+    assert exited.value.code == 2
+    assert "NATS_URL is not set" in capsys.readouterr().err
 
 
 @pytest.mark.process
