@@ -258,3 +258,24 @@ def test_a_dotted_name_under_a_package_this_repository_renamed_is_contradicted(g
     assert found["acme.use_cache"].status == "contradicted"
     assert found["otherlib.cache"].status == "unverifiable"  # never a package here
     assert "acme.vim" not in found  # a reST link reference, not a name
+
+
+def test_a_forge_link_to_this_repository_s_file_is_a_path_claim(git_repo: GitRepo) -> None:
+    git_repo.write(
+        "pyproject.toml", '[project]\nname = "acme"\n\n[project.urls]\nSource = "https://github.com/acme-org/acme"\n'
+    )
+    git_repo.write("acme/__init__.py", "")
+    git_repo.write("docs/v3/index.md", "# The v3 manual\n")
+    git_repo.write(
+        ".github/PULL_REQUEST_TEMPLATE.md",
+        "- [ ] New APIs are added to [`typing_examples.py`](https://github.com/acme-org/acme/blob/main/tests/typing_examples.py).\n"
+        "- [ ] The v3 manual is [here](https://github.com/acme-org/acme/blob/main/docs/v3/index.md).\n"
+        "- [ ] Other projects' files: [theirs](https://github.com/other/lib/blob/main/gone.py).\n",
+    )
+    git_repo.commit("Templates")
+
+    found = {f.ref.rsplit("/", 1)[-1]: f for f in check_repository(git_repo.root).findings}
+
+    assert found["typing_examples.py"].status == "contradicted"  # moved away: the link is broken
+    assert found["index.md"].status == "verified"
+    assert found["gone.py"].status == "unverifiable"  # another repository's file

@@ -32,6 +32,9 @@ class Claim(msgspec.Struct, frozen=True, kw_only=True):
     linked: bool = False
     """For paths: the doc links to it or includes it (a broken link is news even for a bare file name);
     otherwise it is a name in prose or a command line, which may be the reader's own file."""
+    forge: str | None = None
+    """For a link to a file through a forge's URL (`https://github.com/acme/app/blob/main/docs/x.md`):
+    the forge repository it names (`acme/app`, lower-case); the path is from that repository's root."""
     owner: str | None = None
     """Whose the sentence says the name is ("Flask's `Blueprint`", "provided by SQLAlchemy"), lower-case."""
     in_history_sentence: bool = False

@@ -145,6 +145,7 @@ def extract_claims(doc_path: str, text: str, *, first_line: int = 1) -> list[Cla
                         explicit=draft.explicit,
                         command=draft.command,
                         linked=draft.linked,
+                        forge=draft.forge,
                         in_history_sentence=tells_history(sentence),
                         owner=owner_named(clause_before(text, mention.offset - 1), sentence),
                     )
@@ -193,6 +194,13 @@ def _link(target: str, *, labels_possible: bool = True) -> list[Draft]:
     (`[f](structlog.processors.TimeStamper)`) is a symbol claim. An e-mail address is neither.
     """
     raw = unquote(target.strip())
+    if (forge := shapes.FORGE_FILE.match(raw)) is not None:
+        # A link to a file of the default branch through the forge: a path claim when the forge
+        # repository is this one (the judge decides, from the repository's metadata).
+        forge_path = shapes.normalize_path(forge.group(3))
+        return (
+            [Draft("path", target.strip(), forge_path, linked=True, forge=forge.group(1).lower())] if forge_path else []
+        )
     path = shapes.normalize_path(raw)
     if not path or shapes.is_external(target) or shapes.is_placeholder(path) or "@" in path:
         return []

@@ -23,6 +23,10 @@ FLAG = re.compile(r"^(--?[A-Za-z][\w-]*)(?:=.*)?$")
 SUBCOMMAND = re.compile(r"^[a-z][a-z0-9-]*$")
 PROGRAM = re.compile(r"^[a-z][a-z0-9._-]*$")
 IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+FORGE_FILE = re.compile(
+    r"^https?://github\.com/([\w.-]+/[\w.-]+?)(?:\.git)?/(?:blob|tree|raw)/(main|master|HEAD|trunk|develop)/([^?#]+)"
+)
+"""A link to a file or folder on the default branch of a GitHub repository: (owner/name, branch, path)."""
 LOCALE = re.compile(r"^(?:[a-z]{2,3}_[A-Z]{2}|C)(?:\.[A-Za-z0-9-]+)?(?:@\w+)?$")
 """A locale name (`en_US.utf-8`, `de_DE.UTF-8`, `C.UTF-8`): the system's, never a key or symbol of ours."""
 DOTTED = re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_][\w-]*)+$")
@@ -46,6 +50,7 @@ class Draft:
     explicit: bool = True
     command: str | None = None
     linked: bool = False
+    forge: str | None = None
 
 
 def is_external(target: str) -> bool:

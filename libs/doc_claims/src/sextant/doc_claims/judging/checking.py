@@ -178,7 +178,11 @@ def _defined(sites: tuple[SymbolSite, ...]) -> str:
 def _resolve_path(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR0911, PLR0912 - one exit per way of finding it
     target = claim.target
     folder = posixpath.dirname(claim.doc)
-    if target.startswith("/"):
+    if claim.forge is not None and claim.forge not in facts.forge_repos:
+        return Resolution(
+            "unverifiable", f"a file of {claim.forge} on GitHub, which this repository's metadata does not name"
+        )
+    if target.startswith("/") or claim.forge is not None:
         candidates = [("repository root", target.lstrip("/"))]
     else:
         candidates = [("doc's folder", posixpath.join(folder, target)), ("repository root", target)]

@@ -25,6 +25,8 @@ _COMPOUND_PARTS = re.compile(r"[.-]")
 _STAR_EXPORT = re.compile(r"^\s*from\s+\S+\s+import\s+\*|^\s*export\s+\*\s+from\b", re.M)
 _CLASS_TYPES = frozenset({"class", "struct", "interface", "record", "trait", "enum"})
 _BASES = re.compile(r"^\s*(?:class|struct|interface)\s+\w+\s*(?:\[[^\]]*\])?\s*\(([^)]*)\)|\bextends\s+([\w.]+)")
+_METADATA_FILES = frozenset({"pyproject.toml", "setup.cfg", "setup.py", "package.json", "go.mod", "Cargo.toml"})
+_FORGE_SLUG = re.compile(r"github\.com[/:]([\w.-]+/[\w.-]+)")
 _SAMPLE_FOLDERS = frozenset(
     {"docs", "doc", "examples", "example", "samples", "sample", "tests", "test", "bench", "benchmarks"}
 )
@@ -105,6 +107,10 @@ class CodeFacts:
     signatures: Mapping[tuple[str, str], tuple[str, ...]] = dataclasses.field(default_factory=dict)
     """(file, qualified symbol) → its declaration line(s), one per definition (overloads, a property's
     getter and setter): what a definition looks like at the head."""
+    forge_repos: frozenset[str] = frozenset()
+    """This repository's own forge names (`hynek/structlog`, lower-case), from its metadata files
+    (pyproject.toml, setup.cfg, setup.py, package.json, go.mod, Cargo.toml): a forge link to one of
+    them names a file of this repository."""
     whole_tree: bool = False
     """True when `files` holds the commit's whole git tree (not only indexed files): then an absent
     path is absent from the repository, whatever its kind."""
@@ -143,6 +149,7 @@ class CodeFactsCollector:
         self._aliases: dict[str, dict[str, tuple[str, str]]] = defaultdict(dict)
         self._attached: dict[str, set[str]] = defaultdict(set)
         self._dotted_strings: dict[str, Site] = {}
+        self._forge_repos: set[str] = set()
         self._signatures: dict[tuple[str, str], list[str]] = defaultdict(list)
         self._star_exports: set[str] = set()
         self._bindings: dict[str, set[str]] = defaultdict(set)
@@ -171,6 +178,8 @@ class CodeFactsCollector:
         if _STAR_EXPORT.search(payload.text):
             self._star_exports.add(path)
         self._bindings[path].update(bound_names(payload.text))
+        if path.rsplit("/", 1)[-1] in _METADATA_FILES:
+            self._forge_repos.update(slug.lower().removesuffix(".git") for slug in _FORGE_SLUG.findall(payload.text))
         self._aliases[path].update(import_aliases(payload.text))
         for owner, member in attached_members(payload.text):
             self._attached[owner].add(member)
@@ -248,6 +257,7 @@ class CodeFactsCollector:
             class_bases=self._resolved_bases(import_modules),
             attached_members={owner: frozenset(members) for owner, members in self._attached.items()},
             dotted_strings=dict(self._dotted_strings),
+            forge_repos=frozenset(self._forge_repos),
             star_exports=frozenset(self._star_exports),
             file_bindings={path: frozenset(names) for path, names in self._bindings.items()},
             bound_anywhere=frozenset().union(*self._bindings.values()),

@@ -19,7 +19,7 @@ from urllib.parse import unquote
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from sextant.doc_claims.claims.name_shapes import is_external
+from sextant.doc_claims.claims.name_shapes import FORGE_FILE, is_external
 from sextant.doc_claims.syntax.code_blocks import block_mentions
 from sextant.doc_claims.syntax.mentions import Mention
 
@@ -121,9 +121,10 @@ def _inline(children: list[Token], text: str, block_start: int, block_end: int) 
     for child in children:
         if child.type == "link_open":
             href = unquote(str(child.attrs.get("href", "")))  # the parser percent-encodes; the doc did not
-            if not href or is_external(href):
-                external_depth += 1
-            else:
+            external = not href or is_external(href)
+            external_depth += external
+            # A link into the repository, or to a file on the forge (ours if the forge repository is this one).
+            if not external or FORGE_FILE.match(href):
                 at = _find(text, href, cursor, block_end)
                 mentions.append(Mention(at, at + len(href), href, "link"))
         elif child.type == "image":
