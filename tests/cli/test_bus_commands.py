@@ -91,7 +91,7 @@ def test_cli_default_limit_is_the_selection_constant() -> None:
 def test_publishing_a_url_with_credentials_is_refused() -> None:
     import pytest
 
-    from sextant.cli.publishing import build_repo_updated
+    from sextant.publish import build_repo_updated
 
     with pytest.raises(ValueError, match="carries credentials") as refused:
         build_repo_updated("https://x-access-token:ghp_secret@github.com/a/b.git")

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from sextant.bus import Bus, EmbeddedNats, build_broker, start_routers
-from sextant.cli.publishing import build_repo_updated
 from sextant.cli.run_watch import await_result
 from sextant.cli.services import all_services
 from sextant.contracts import ChunksIndexed, RepoRef, ReviewCompleted
+from sextant.publish import build_repo_updated
 
 from ..conftest import GitRepo
 from ..support.events import review_requested

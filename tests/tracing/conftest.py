@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from sextant.bus import Bus, EmbeddedNats, build_broker, start_routers
-from sextant.cli.publishing import build_repo_updated
 from sextant.cli.run_watch import await_result
 from sextant.cli.services import all_services
 from sextant.contracts import AnalysisCompleted, RepoUpdated
+from sextant.publish import build_repo_updated
 from sextant.telemetry import ServiceTracing, install
 
 from ..conftest import GitRepo

@@ -13,10 +13,10 @@ import msgspec
 import pytest
 
 from sextant.bus import Bus, EmbeddedNats, build_broker, start_routers
-from sextant.cli.publishing import build_repo_updated
 from sextant.cli.run_watch import await_result
 from sextant.cli.services import all_services
 from sextant.contracts import ChunksIndexed, ReviewCompleted, StageFailed
+from sextant.publish import build_repo_updated
 
 from ..search.conftest import AUTH, build_shop
 from .conftest import GITHUB_SECRET

@@ -9,7 +9,6 @@ from typing import Annotated
 import msgspec
 import typer
 
-from sextant.cli.publishing import normalize_repo_location
 from sextant.cli.repository_check import check_local_repository, check_repository, is_local
 from sextant.config import provider_token
 from sextant.contracts import RepoRef
@@ -17,6 +16,7 @@ from sextant.gitsource.access import Provider
 from sextant.gitsource.errors import GitSourceError
 from sextant.gitsource.recency import describe_scan, scan_recency
 from sextant.gitsource.repo_reference import source_for_repo
+from sextant.publish import normalize_repo_location
 from sextant.selection import ANALYSIS_LIMIT, select_analysis_chunks
 
 RepoArgument = Annotated[str, typer.Argument(help="Repository URL or local path.")]

@@ -7,9 +7,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from sextant.chunkstore import ChunkStore
-from sextant.cli.publishing import normalize_repo_location
 from sextant.contracts import RepoRef
 from sextant.embedding import DenseEmbedder, SparseEncoder
+from sextant.publish import normalize_repo_location
 from sextant.reviewer.recency_context import DOC_HEADER_NOTE
 from sextant.search import CodeSearcher, SymbolFinder
 

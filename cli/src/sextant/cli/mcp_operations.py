@@ -12,7 +12,6 @@ from nats.js.errors import NotFoundError
 
 from sextant.cli.index_access import repo_keys_for, repo_refs_for
 from sextant.cli.mcp_backend import McpBackend
-from sextant.cli.publishing import build_repo_updated
 from sextant.cli.services import local_machine_env
 from sextant.contracts import (
     STREAM_NAME,
@@ -28,6 +27,7 @@ from sextant.contracts import (
 )
 from sextant.doc_claims import DocCheckReport, HistoryLocations, check_docs
 from sextant.doc_rules import STALE_DOC_GAP, calendar_day, payload_date
+from sextant.publish import build_repo_updated
 from sextant.search import SearchRequest, age_words
 
 ProgressReport = Callable[[float, float, str], Coroutine[Any, Any, None]]

@@ -14,7 +14,6 @@ import typer
 from sextant.analyzer.previous_outputs import StreamOutputs
 from sextant.bus import await_events
 from sextant.cli.progress_lines import ProgressLines
-from sextant.cli.publishing import build_repo_updated, normalize_repo_location
 from sextant.cli.repository_check import check_local_repository, check_repository, is_local
 from sextant.cli.run_watch import RUN_QUIET_SECONDS, RunFailedError, await_result
 from sextant.cli.runtime import open_session
@@ -33,6 +32,7 @@ from sextant.contracts import (
     new_run_id,
     utc_now_iso,
 )
+from sextant.publish import build_repo_updated, normalize_repo_location
 
 ResultT = TypeVar("ResultT", bound=Event)
 

@@ -19,10 +19,10 @@ from sextant.cli.index_access import (
     searcher_for,
     symbol_finder_for,
 )
-from sextant.cli.publishing import normalize_repo_location
 from sextant.cli.repository_check import check_local_repository, is_local
 from sextant.cli.search_render import outcome_lines, symbol_lines
 from sextant.embedding import DenseEmbedder
+from sextant.publish import normalize_repo_location
 from sextant.search import DEFAULT_RESULT_LIMIT, SearchRequest, SymbolReport
 
 ReposArgument = Annotated[
