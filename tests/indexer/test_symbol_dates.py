@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+from datetime import datetime
 from typing import Any
 
 from sextant.chunkstore import ChunkPayload
-from sextant.indexer.symbol_dates import parse_porcelain
+from sextant.gitsource import RepoMirror, RepoSource
+from sextant.indexer.symbol_dates import HistoryLineDates, history_line_dates
 
 OLD = "2024-01-10T09:00:00+00:00"
 NEW = "2025-06-20T15:00:00+00:00"
@@ -68,11 +70,47 @@ async def test_without_a_known_file_date_the_symbol_date_is_unknown_never_now(ha
     assert symbols["first"].symbol_date_source is None
 
 
-def test_porcelain_lines_take_their_commit_time() -> None:
-    a, b = "a" * 40, "b" * 40
-    out = (
-        f"{a} 1 1 1\nauthor X\ncommitter-time 100\nfilename f.py\n\tline one\n"
-        f"{b} 2 2 1\ncommitter-time 200\nfilename f.py\n\tline two\n"
-        f"{a} 3 3 1\nfilename f.py\n\tline three\n"
-    ).encode()
-    assert parse_porcelain(out) == [100, 200, 100]
+def _dates_at_head(git_repo: Any, paths: list[str]) -> HistoryLineDates:
+    dates = history_line_dates(
+        RepoMirror(git_repo.root / ".unused"),
+        RepoSource(url=str(git_repo.root)),
+        git_repo.git("rev-parse", "HEAD").strip(),
+        paths,
+    )
+    dates.read()
+    return dates
+
+
+def test_one_pass_over_history_dates_every_line_as_blame_does_across_a_rename(git_repo: Any) -> None:
+    two_commits(git_repo)
+    git_repo.move("pkg/mod.py", "pkg/module.py")
+    git_repo.write("pkg/module.py", FIRST + "\n\n" + SECOND.replace("* 2", "* 3"))
+    git_repo.commit("rename, and change second", date=NEWER)
+    git_repo.write("pkg/other.py", "VALUE = 1\n")
+    git_repo.commit("other", date=NEWER)
+
+    dates = _dates_at_head(git_repo, ["pkg/module.py", "pkg/other.py"])
+
+    old, new, newer = (int(datetime.fromisoformat(day).timestamp()) for day in (OLD, NEW, NEWER))
+    assert dates.complete
+    assert dates.dates("pkg/module.py", 6) == [old, old, new, new, new, newer]
+    blamed = git_repo.git("blame", "--line-porcelain", "HEAD", "--", "pkg/module.py")
+    assert [int(line.split()[1]) for line in blamed.splitlines() if line.startswith("committer-time")] == [
+        old, old, new, new, new, newer,
+    ]  # fmt: skip
+    assert dates.dates("pkg/other.py", 1) == [newer]
+    assert dates.dates("README.md", 3) is None  # not asked for
+
+
+def test_a_line_merged_from_a_branch_takes_the_merge_date(git_repo: Any) -> None:
+    two_commits(git_repo)
+    git_repo.git("checkout", "-q", "-b", "feature")
+    git_repo.write("pkg/mod.py", FIRST.replace("+ 1", "+ 10") + "\n\n" + SECOND)
+    git_repo.commit("feature work", date=NEW.replace("15:00", "16:00"))
+    git_repo.git("checkout", "-q", "main")
+    git_repo.git("merge", "-q", "--no-ff", "-m", "merge feature", "feature", date=NEWER)
+
+    dates = _dates_at_head(git_repo, ["pkg/mod.py"])
+
+    old, new, newer = (int(datetime.fromisoformat(day).timestamp()) for day in (OLD, NEW, NEWER))
+    assert dates.dates("pkg/mod.py", 6) == [old, newer, new, new, new, new]  # when it reached main

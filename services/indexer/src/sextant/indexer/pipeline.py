@@ -6,7 +6,7 @@ import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import msgspec
@@ -33,15 +33,13 @@ from sextant.indexer.recency_stamp import RecencyStamp
 from sextant.indexer.restamp import restamps_for_unchanged
 from sextant.indexer.run_plan import FileToIndex, RunPlan, plan_run
 from sextant.indexer.sparse_encoding import EncodedFile, ParsedFile, encode_files
-from sextant.indexer.symbol_dates import SymbolDate, chunk_dates, earlier_dates, line_dates
-from sextant.parsing import build_chunks, decode_source
+from sextant.indexer.symbol_dates import HistoryLineDates, SymbolDate, chunk_dates, earlier_dates, history_line_dates
+from sextant.parsing import PARSED_LANGUAGES, build_chunks, decode_source, language_for_path
 from sextant.telemetry import tracer
 
 logger = logging.getLogger(__name__)
 _tracer = tracer(__name__)
 
-BLAME_WORKERS = 4
-"""git blame processes at once: each is one process, mostly waiting on reads, so a few overlap well."""
 READ_SLICE_FILES = 2000
 """Changed files whose blobs are fetched and read in one batch; bounds memory on huge first runs."""
 PARSE_SLICE_FILES = 32
@@ -284,6 +282,21 @@ async def _index_changed(run: _Run) -> None:
         return
     run.report("indexing")
     queue: asyncio.Queue[list[ParsedFile] | None] = asyncio.Queue(maxsize=QUEUED_GROUPS)
+    # The line dates of the files that hold definitions (those a grammar parses; the others keep the
+    # file date) come from one pass over the history, read while the files are parsed and encoded.
+    dating = (
+        history_line_dates(
+            run.deps.mirrors,
+            run.source,
+            run.head_sha,
+            [file.path for file in run.plan.to_index if language_for_path(file.path) in PARSED_LANGUAGES],
+        )
+        if run.blame
+        else None
+    )
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="symbol-dates")
+    dated = pool.submit(dating.read) if dating is not None else None
+    ahead = _LineDating(dating, dated) if dating is not None and dated is not None else None
 
     async def produce() -> None:
         try:
@@ -300,6 +313,8 @@ async def _index_changed(run: _Run) -> None:
             with _tracer.start_as_current_span("indexer.sparse") as span:
                 encoded = await encode_files(group, run.deps.sparse)
                 span.set_attributes({"sextant.files": len(group), "sextant.chunks": chunk_count})
+            # Dated after the sparse encoding, so the history pass runs while the first groups encode.
+            encoded = await asyncio.to_thread(_with_symbol_dates, encoded, run, ahead)
             with _tracer.start_as_current_span("indexer.upsert") as span:
                 upserted, replaced = await asyncio.to_thread(_write, run, encoded)
                 span.set_attributes({"sextant.points_written": upserted, "sextant.points_replaced": replaced})
@@ -317,6 +332,9 @@ async def _index_changed(run: _Run) -> None:
         if not producer.done():
             producer.cancel()
         await asyncio.gather(producer, return_exceptions=True)
+        if dating is not None:
+            dating.stop()
+        pool.shutdown(wait=False)
     # A failure while reading or parsing must surface, not end the run as if it were complete.
     error = None if producer.cancelled() else producer.exception()
     if error is not None:
@@ -333,6 +351,18 @@ class _Unindexed:
     drop_old_points: bool
     skip_reason: str | None = None
     """For ChunksIndexed.skipped when the content was not indexable (binary, too large, not UTF-8)."""
+
+
+@dataclass(frozen=True)
+class _LineDating:
+    """The run's line dates, being read in the background."""
+
+    dates: HistoryLineDates
+    done: Future[None]
+
+    def of(self, path: str, line_count: int) -> list[int] | None:
+        self.done.result()  # the pass must end before any line's date is known (it reads newest first)
+        return self.dates.dates(path, line_count)
 
 
 async def _parsed_groups(run: _Run) -> AsyncIterator[list[ParsedFile]]:
@@ -392,39 +422,32 @@ def _parse_files(
             outcomes.append(_Unindexed(file, None, drop_old_points=True))
             continue
         outcomes.append(ParsedFile(file, chunks))
-    return _with_symbol_dates(outcomes, run)
+    return outcomes
 
 
-def _with_symbol_dates(outcomes: list[ParsedFile | _Unindexed], run: _Run) -> list[ParsedFile | _Unindexed]:
-    """Date every parsed file's chunks: blame the code files (in parallel) or carry earlier dates."""
-    parsed = [outcome for outcome in outcomes if isinstance(outcome, ParsedFile)]
-    to_blame = [item for item in parsed if run.blame and any(chunk.kind == "code" for chunk in item.chunks)]
-    with ThreadPoolExecutor(max_workers=BLAME_WORKERS) as pool:
-        blamed = dict(
-            zip(
-                (item.file.path for item in to_blame),
-                pool.map(lambda item: line_dates(run.deps.mirrors, run.source, run.head_sha, item.file.path), to_blame),
-                strict=True,
-            )
+def _with_symbol_dates(encoded: list[EncodedFile], run: _Run, ahead: _LineDating | None) -> list[EncodedFile]:
+    """Date every file's chunks: by the history of its code lines, or carried from earlier dates."""
+    dated: list[EncodedFile] = []
+    for item in encoded:
+        parsed = item.parsed
+        path = parsed.file.path
+        blamed = (
+            ahead.of(path, max(chunk.end_line for chunk in parsed.chunks))
+            if ahead is not None and any(chunk.kind == "code" for chunk in parsed.chunks)
+            else None
         )
-    dated: list[ParsedFile | _Unindexed] = []
-    for outcome in outcomes:
-        if not isinstance(outcome, ParsedFile):
-            dated.append(outcome)
-            continue
-        path = outcome.file.path
         file_date = run.stamp.for_path(path)
         dates: list[SymbolDate | None] = [
             # Scan skipped and nothing better known: the field stays out, as last_modified_at does.
             None if date.source is None and isinstance(file_date, msgspec.UnsetType) else date
             for date in chunk_dates(
-                outcome.chunks,
-                epochs=blamed.get(path),
+                parsed.chunks,
+                epochs=blamed,
                 carried=run.carried.get(path, {}),
                 file_date=file_date if isinstance(file_date, str) else None,
             )
         ]
-        dated.append(ParsedFile(outcome.file, outcome.chunks, dates))
+        dated.append(EncodedFile(ParsedFile(parsed.file, parsed.chunks, dates), item.sparse))
     return dated
 
 
