@@ -85,8 +85,11 @@ KILL_POINTS = {
 async def test_a_host_killed_mid_run_then_restarted_leaves_every_file_complete_once(
     sextant: Sextant, embeddings: ProviderServer, tmp_path: Path, kill_point: str
 ) -> None:
-    repo = python_repository(tmp_path / "repo", files=80, functions=8)
-    sextant.env["INDEX_GROUP_CHUNKS"] = "3"  # many small upsert batches, most cutting across files
+    # Mid-upsert needs a run long enough to be caught between batches: many small ones, most cutting
+    # across files. The other kill point only needs the payloads announced.
+    files, functions = (80, 8) if kill_point == "mid-upsert" else (20, 4)
+    repo = python_repository(tmp_path / "repo", files=files, functions=functions)
+    sextant.env["INDEX_GROUP_CHUNKS"] = "3"
     host = sextant.up()
     subject, matches = KILL_POINTS[kill_point]
     watch = await first_event(host.url, subject, matches)
