@@ -85,6 +85,7 @@ def test_one_pass_over_history_dates_every_line_as_blame_does_across_a_rename(gi
     two_commits(git_repo)
     git_repo.move("pkg/mod.py", "pkg/module.py")
     git_repo.write("pkg/module.py", FIRST + "\n\n" + SECOND.replace("* 2", "* 3"))
+    git_repo.write("pkg/z\u00e9.py", "A = 1\nB = 2\nC = 3\n")  # a name git quotes in diff headers
     git_repo.commit("rename, and change second", date=NEWER)
     git_repo.write("pkg/other.py", "VALUE = 1\n")
     git_repo.commit("other", date=NEWER)

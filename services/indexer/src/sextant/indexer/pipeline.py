@@ -359,9 +359,15 @@ class _LineDating:
 
     dates: HistoryLineDates
     done: Future[None]
+    failed: list[BaseException] = field(default_factory=list)
 
     def of(self, path: str, line_count: int) -> list[int] | None:
-        self.done.result()  # the pass must end before any line's date is known (it reads newest first)
+        # The pass must end before any line's date is known (it reads newest first).
+        if (error := self.done.exception()) is not None:
+            if not self.failed:
+                logger.warning("symbol dates: the history pass failed, using file dates: %r", error)
+                self.failed.append(error)
+            return None  # a bug there costs the dates, never the run
         return self.dates.dates(path, line_count)
 
 

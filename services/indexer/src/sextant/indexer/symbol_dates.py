@@ -81,7 +81,7 @@ def earlier_dates(payloads: Iterable[ChunkPayload]) -> dict[str, SymbolDate]:
 
 
 _LOG_RECORD = re.compile(
-    rb"^(?:\0(?P<time>\d+)$|diff --git a/(?P<old>.*) b/(?P<new>.*)$|(?P<created>new file mode)"
+    rb"^(?:\0(?P<time>\d+)$|diff --git (?P<paths>.*)$|(?P<created>new file mode)"
     rb"|@@ -\d+(?:,(?P<removed>\d+))? \+(?P<start>\d+)(?:,(?P<added>\d+))? @@)",
     re.MULTILINE,
 )
@@ -207,9 +207,9 @@ class HistoryLineDates:
             if match["time"] is not None:
                 finish()
                 lines, when = None, int(match["time"])
-            elif match["new"] is not None:
+            elif match["paths"] is not None:
                 finish()
-                old, new = match["old"].decode("utf-8", "replace"), match["new"].decode("utf-8", "replace")
+                old, new = _diff_paths(match["paths"])
                 lines, hunks, created = current.get(new), [], False
             elif match["created"] is not None:
                 created = True
@@ -219,6 +219,14 @@ class HistoryLineDates:
                     (1 if removed is None else int(removed), int(match["start"]), 1 if added is None else int(added))
                 )
         finish()
+
+
+def _diff_paths(header: bytes) -> tuple[str, str]:
+    """(old, new) path of a `diff --git a/… b/…` header; empty for a quoted one (its file keeps no dates)."""
+    found = re.fullmatch(rb"a/(.*) b/(.*)", header)
+    if found is None:
+        return "", ""
+    return found[1].decode("utf-8", "surrogateescape"), found[2].decode("utf-8", "surrogateescape")
 
 
 def _pathspecs(paths: Iterable[str]) -> list[str]:
