@@ -18,19 +18,16 @@ from sextant.reviewer.config import ReviewerSettings
 from sextant.reviewer.deps import ReviewerDeps
 from sextant.reviewer.handlers import on_review_requested
 
+from ..support.diffs import one_line_change
 from ..support.events import review_requested
 from ..support.payloads import chunk_payload
 from ..support.provider_server import ProviderServer
+from ..support.wire_formats import anthropic_message
 
 REPO = RepoRef.for_url("https://example.com/acme/shop.git")
-DIFF = """diff --git a/shop/orders.py b/shop/orders.py
---- a/shop/orders.py
-+++ b/shop/orders.py
-@@ -1,3 +1,3 @@
--def place_order(item):
-+def place_order(item, quantity):
-     return item
-"""
+DIFF = one_line_change(
+    "shop/orders.py", "def place_order(item):", "def place_order(item, quantity):", "    return item"
+)
 SECRET = "sk-ant-test-key-0123456789"
 
 
@@ -42,15 +39,10 @@ def payload(path: str, text: str, date: str) -> ChunkPayload:
 @pytest.mark.model
 async def test_model_findings_and_doc_drift_in_one_review(provider_server: ProviderServer, tmp_path: Path) -> None:
     findings = [{"path": "shop/orders.py", "line": 1, "severity": "error", "message": "callers pass one argument"}]
-    provider_server.script(
-        {
-            "body": {
-                "id": "msg_1", "type": "message", "role": "assistant", "model": "claude-test",
-                "content": [{"type": "text", "text": "Findings:\n" + json.dumps(findings)}],
-                "stop_reason": "end_turn", "usage": {"input_tokens": 1200, "output_tokens": 80},
-            }
-        }
-    )  # fmt: skip
+    reply = anthropic_message(
+        "Findings:\n" + json.dumps(findings), model="claude-test", input_tokens=1200, output_tokens=80
+    )
+    provider_server.script({"body": reply})
     model = LocalMiniLM()
     sparse = SparseEncoder()
     store = EdgeChunkStore(tmp_path / "qdrant", "review_test", model.dimension)

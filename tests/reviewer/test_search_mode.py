@@ -16,20 +16,16 @@ from sextant.reviewer.config import ReviewerSettings
 from sextant.reviewer.deps import ReviewerDeps
 from sextant.reviewer.handlers import on_review_requested
 
+from ..support.diffs import one_line_change
 from ..support.embedders import FakeEmbedder
 from ..support.events import review_requested
 from ..support.payloads import chunk_payload
 
 REPO = RepoRef.for_url("https://example.com/acme/shop.git")
 COLLECTION = "search_mode"
-DIFF = """diff --git a/shop/orders.py b/shop/orders.py
---- a/shop/orders.py
-+++ b/shop/orders.py
-@@ -1,2 +1,2 @@
--def place_order(item):
-+def place_order(item, quantity):
-     return item
-"""
+DIFF = one_line_change(
+    "shop/orders.py", "def place_order(item):", "def place_order(item, quantity):", "    return item"
+)
 
 
 def payload(path: str, text: str) -> ChunkPayload:
