@@ -64,23 +64,15 @@ async def await_result(
     progress_lines: Callable[[Progress], None] | None = None,
     quiet_seconds: float | None = RUN_QUIET_SECONDS,
 ) -> ResultT:
-    """Publish ``request`` and wait for the ``result_type`` event of its run, printing each stage.
+    """``sextant.bus.await_result`` for a terminal: each stage printed as it reports, live progress bars.
 
     Args:
-        bus: Connected bus.
-        request: The event that starts the run.
-        result_type: The event that ends the wait.
+        bus, request, result_type: As for ``sextant.bus.await_result`` (the event returned is the same,
+            and so are its RunFailedError and RunStalledError, which names the stage that went quiet).
         on_event: Called for each event of the run (progress lines).
         show_progress: Draw live progress bars from the stages' progress reports.
         progress_lines: Without bars, where progress reports go instead (``ProgressLines.on_progress``).
         quiet_seconds: Give up after this many seconds without news of the run (None: never).
-
-    Returns:
-        The awaited event.
-
-    Raises:
-        RunFailedError: when a stage reports StageFailed or a message of the run is parked.
-        RunStalledError: when the run goes quiet (it names the stage that did).
     """
 
     def on_run_event(event: AnyEvent) -> None:
