@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import pytest
@@ -30,12 +30,26 @@ def spans() -> Iterator[InMemorySpanExporter]:
         tracing.shutdown()
 
 
-async def test_spans_carry_counts_models_and_usage_never_repository_text(
-    spans: InMemorySpanExporter,
+@pytest.fixture
+def analyse_shop(
     provider: Any,
     shop_store: EdgeChunkStore,
     make_selection: Callable[..., ChunksSelected],
     shop_payloads: list[Any],
+) -> Callable[[], Awaitable[None]]:
+    """Analyse the shop selection with an Anthropic model at the fake provider (one attempt)."""
+
+    async def analyse() -> None:
+        model = AnthropicModel(
+            api_key="k", model="claude-test", base_url=provider.url, retry=RetryPolicy(max_attempts=1)
+        )
+        await on_chunks_selected(make_selection(shop_payloads), shop_store, model, AnalyzerSettings())
+
+    return analyse
+
+
+async def test_spans_carry_counts_models_and_usage_never_repository_text(
+    spans: InMemorySpanExporter, provider: Any, analyse_shop: Callable[[], Awaitable[None]]
 ) -> None:
     provider.replies = [
         (
@@ -48,8 +62,7 @@ async def test_spans_carry_counts_models_and_usage_never_repository_text(
             },
         )
     ]
-    model = AnthropicModel(api_key="k", model="claude-test", base_url=provider.url, retry=RetryPolicy(max_attempts=1))
-    await on_chunks_selected(make_selection(shop_payloads), shop_store, model, AnalyzerSettings())
+    await analyse_shop()
     by_name = {span.name: span for span in spans.get_finished_spans()}
     assert {
         "analyzer.gather_evidence",
@@ -79,15 +92,10 @@ async def test_spans_carry_counts_models_and_usage_never_repository_text(
 
 
 async def test_a_failed_model_call_is_an_error_span(
-    spans: InMemorySpanExporter,
-    provider: Any,
-    shop_store: EdgeChunkStore,
-    make_selection: Callable[..., ChunksSelected],
-    shop_payloads: list[Any],
+    spans: InMemorySpanExporter, provider: Any, analyse_shop: Callable[[], Awaitable[None]]
 ) -> None:
     provider.replies = [(401, {"type": "error", "error": {"type": "authentication_error", "message": "bad key"}})]
-    model = AnthropicModel(api_key="k", model="claude-test", base_url=provider.url, retry=RetryPolicy(max_attempts=1))
-    await on_chunks_selected(make_selection(shop_payloads), shop_store, model, AnalyzerSettings())
+    await analyse_shop()
     [call] = [span for span in spans.get_finished_spans() if span.name == "analyzer.model_call"]
     assert call.status.status_code == StatusCode.ERROR
     assert (call.attributes or {})["http.response.status_code"] == 401
