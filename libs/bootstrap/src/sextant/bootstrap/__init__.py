@@ -7,6 +7,7 @@ from sextant.bootstrap.declaration import (
     HandlerBuilder,
     HandlerFactory,
     ServiceDeclaration,
+    handler_calling,
 )
 from sextant.bootstrap.hosting import host, host_all, run_declared_service, service_spec
 from sextant.bootstrap.registry import (
@@ -29,6 +30,7 @@ __all__ = [
     "bootstrap",
     "declared_services",
     "embedded_services",
+    "handler_calling",
     "host",
     "host_all",
     "pipeline_order",

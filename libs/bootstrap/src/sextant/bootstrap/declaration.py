@@ -7,9 +7,9 @@ durable consumer and events are written once, in its own package.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar
 
 from sextant.bus import Bus, EventHandler
 from sextant.contracts import Event
@@ -18,12 +18,34 @@ if TYPE_CHECKING:
     from sextant.bootstrap.adapters import Adapters
 
 E = TypeVar("E", bound=Event)
+P = ParamSpec("P")
 
 HandlerFactory = Callable[[Bus], EventHandler[E]]
 """Given the bus (acting as the service), the handler of one delivery: ``async (event) -> outputs``."""
 
 HandlerBuilder = Callable[["Adapters", Mapping[str, str]], HandlerFactory[E]]
 """Builds a service's handler from the shared adapters and the environment (its settings)."""
+
+
+def handler_calling(
+    on_event: Callable[Concatenate[E, P], Awaitable[Sequence[Event]]], *args: P.args, **kwargs: P.kwargs
+) -> HandlerFactory[E]:
+    """The handler of a service that needs nothing from the bus: each event goes to ``on_event(event, *args)``.
+
+    Args:
+        on_event: The service's handler function.
+        *args: What it takes after the event (settings, adapters), bound once per process.
+        **kwargs: The same, by name.
+
+    Returns:
+        ``bus -> handler``, the same handler for every bus.
+    """
+
+    async def handle(event: E) -> Sequence[Event]:
+        return await on_event(event, *args, **kwargs)
+
+    return lambda bus: handle
+
 
 ENTRY_POINT_GROUP = "sextant.services"
 """Packaging entry-point group under which each service package names its declaration."""

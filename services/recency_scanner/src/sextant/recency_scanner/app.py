@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 
-from sextant.bootstrap import Adapters, HandlerFactory, ServiceDeclaration
-from sextant.contracts import Event, FileRecencyComputed, RepoUpdated
+from sextant.bootstrap import Adapters, HandlerFactory, ServiceDeclaration, handler_calling
+from sextant.contracts import FileRecencyComputed, RepoUpdated
 from sextant.recency_scanner.config import RecencySettings
 from sextant.recency_scanner.handlers import on_repo_updated
 
@@ -25,12 +25,7 @@ def build_handler(adapters: Adapters, env: Mapping[str, str]) -> HandlerFactory[
     Returns:
         ``bus -> handler``.
     """
-    settings = replace(RecencySettings.from_env(env), tokens=adapters.tokens)
-
-    async def handle(event: RepoUpdated) -> Sequence[Event]:
-        return await on_repo_updated(event, settings)
-
-    return lambda bus: handle
+    return handler_calling(on_repo_updated, replace(RecencySettings.from_env(env), tokens=adapters.tokens))
 
 
 SERVICE: ServiceDeclaration[RepoUpdated] = ServiceDeclaration(

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
-from sextant.bootstrap import Adapters, HandlerFactory, ServiceDeclaration
-from sextant.contracts import Event, ReviewCompleted, ReviewRequested, StageFailed
+from sextant.bootstrap import Adapters, HandlerFactory, ServiceDeclaration, handler_calling
+from sextant.contracts import ReviewCompleted, ReviewRequested, StageFailed
 from sextant.reviewer.config import ReviewerSettings
 from sextant.reviewer.deps import ReviewerDeps
 from sextant.reviewer.handlers import STAGE, on_review_requested
@@ -24,12 +24,7 @@ def build_handler(adapters: Adapters, env: Mapping[str, str]) -> HandlerFactory[
     Returns:
         ``bus -> handler``.
     """
-    deps = ReviewerDeps.from_adapters(ReviewerSettings.from_env(env), adapters)
-
-    async def handle(event: ReviewRequested) -> Sequence[Event]:
-        return await on_review_requested(event, deps)
-
-    return lambda bus: handle
+    return handler_calling(on_review_requested, ReviewerDeps.from_adapters(ReviewerSettings.from_env(env), adapters))
 
 
 SERVICE: ServiceDeclaration[ReviewRequested] = ServiceDeclaration(

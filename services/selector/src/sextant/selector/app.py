@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
-from sextant.bootstrap import Adapters, HandlerFactory, ServiceDeclaration
-from sextant.contracts import ChunksIndexed, ChunksSelected, Event
+from sextant.bootstrap import Adapters, HandlerFactory, ServiceDeclaration, handler_calling
+from sextant.contracts import ChunksIndexed, ChunksSelected
 from sextant.selector.config import SelectorSettings
 from sextant.selector.handlers import on_chunks_indexed
 
@@ -24,13 +24,7 @@ def build_handler(adapters: Adapters, env: Mapping[str, str]) -> HandlerFactory[
     Returns:
         ``bus -> handler``.
     """
-    settings = SelectorSettings.from_env(env)
-    store = adapters.store
-
-    async def handle(event: ChunksIndexed) -> Sequence[Event]:
-        return await on_chunks_indexed(event, store, settings)
-
-    return lambda bus: handle
+    return handler_calling(on_chunks_indexed, adapters.store, SelectorSettings.from_env(env))
 
 
 SERVICE: ServiceDeclaration[ChunksIndexed] = ServiceDeclaration(
