@@ -120,9 +120,11 @@ async def test_500_then_success(provider: str, provider_server: Any, hosted_embe
 
 
 async def test_a_timeout_is_retried(provider_server: Any, hosted_embedder: Any, reply: Any) -> None:
-    policy = RetryPolicy(max_attempts=3, base_delay=0.01, timeout=0.3)
+    # The held reply outlasts the attempt timeout by far; the immediate retry has a whole second,
+    # which a loaded machine still answers within.
+    policy = RetryPolicy(max_attempts=3, base_delay=0.01, timeout=1.0)
     embedder = hosted_embedder("ollama", retry=policy)
-    provider_server.script(reply(delay=1.0))
+    provider_server.script(reply(delay=2.5))
     assert len(await embedder.embed(["slow"])) == 1
     assert len(provider_server.requests) == 2
     await embedder.aclose()
