@@ -18,7 +18,7 @@ from sextant.embedding import (
 )
 from sextant.embedding.minilm_model import shared_minilm
 
-from ..support.provider_server import ProviderServer, Reply
+from ..support.provider_server import ProviderServer
 from ..support.wire_formats import cohere_embeddings, ollama_embeddings, openai_embeddings
 
 FAKE_DIMENSION = 4
@@ -66,12 +66,6 @@ def provider_server() -> Iterator[FakeProviderServer]:
     """A fresh fake provider server per test."""
     with FakeProviderServer() as server:
         yield server
-
-
-@pytest.fixture
-def reply() -> Callable[..., Reply]:
-    """Build a scripted reply (tests cannot import conftest classes directly)."""
-    return Reply
 
 
 @pytest.fixture

@@ -15,6 +15,8 @@ from sextant.embedding import (
     embedder_from_env,
 )
 
+from ..support.provider_server import Reply
+
 
 def test_nothing_set_means_the_local_model() -> None:
     embedder = embedder_from_env({})
@@ -120,9 +122,9 @@ async def test_a_smaller_dimension_is_requested_from_resizable_models(secret_key
     assert provider_server.requests[0].path == "/v1/embeddings"
 
 
-async def test_timeouts_and_attempts_come_from_the_environment(provider_server: Any, reply: Any) -> None:
+async def test_timeouts_and_attempts_come_from_the_environment(provider_server: Any) -> None:
     provider_server.provider = "ollama"
-    provider_server.script(reply(status=500, body={}), reply(status=500, body={}))
+    provider_server.script(Reply(status=500, body={}), Reply(status=500, body={}))
     env = {
         "EMBEDDINGS_PROVIDER": "ollama",
         "EMBEDDINGS_MODEL": "all-minilm",

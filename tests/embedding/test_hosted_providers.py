@@ -11,6 +11,8 @@ import pytest
 
 from sextant.embedding import EmbeddingError, RetryPolicy
 
+from ..support.provider_server import Reply
+
 PROVIDERS = ["openai", "cohere", "ollama"]
 PATHS = {"openai": "/v1/embeddings", "cohere": "/v2/embed", "ollama": "/api/embed"}
 
@@ -94,10 +96,10 @@ async def test_empty_input_makes_no_call(provider_server: Any, hosted_embedder: 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
 async def test_429_with_retry_after_waits_then_succeeds(
-    provider: str, provider_server: Any, hosted_embedder: Any, reply: Any
+    provider: str, provider_server: Any, hosted_embedder: Any
 ) -> None:
     embedder = hosted_embedder(provider)
-    provider_server.script(reply(status=429, body={"message": "slow down"}, headers={"Retry-After": "1"}))
+    provider_server.script(Reply(status=429, body={"message": "slow down"}, headers={"Retry-After": "1"}))
 
     started = time.monotonic()
     vectors = await embedder.embed(["hello"])
@@ -110,32 +112,30 @@ async def test_429_with_retry_after_waits_then_succeeds(
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
-async def test_500_then_success(provider: str, provider_server: Any, hosted_embedder: Any, reply: Any) -> None:
+async def test_500_then_success(provider: str, provider_server: Any, hosted_embedder: Any) -> None:
     embedder = hosted_embedder(provider)
-    provider_server.script(reply(status=500, body={"error": "internal"}), reply(status=503, body=b"down"))
+    provider_server.script(Reply(status=500, body={"error": "internal"}), Reply(status=503, body=b"down"))
     assert len(await embedder.embed(["hello", "world"])) == 2
     assert len(provider_server.requests) == 3
     assert embedder.retries == 2
     await embedder.aclose()
 
 
-async def test_a_timeout_is_retried(provider_server: Any, hosted_embedder: Any, reply: Any) -> None:
+async def test_a_timeout_is_retried(provider_server: Any, hosted_embedder: Any) -> None:
     # The held reply outlasts the attempt timeout by far; the immediate retry has a whole second,
     # which a loaded machine still answers within.
     policy = RetryPolicy(max_attempts=3, base_delay=0.01, timeout=1.0)
     embedder = hosted_embedder("ollama", retry=policy)
-    provider_server.script(reply(delay=2.5))
+    provider_server.script(Reply(delay=2.5))
     assert len(await embedder.embed(["slow"])) == 1
     assert len(provider_server.requests) == 2
     await embedder.aclose()
 
 
-async def test_retries_are_bounded_and_the_last_error_is_transient(
-    provider_server: Any, hosted_embedder: Any, reply: Any
-) -> None:
+async def test_retries_are_bounded_and_the_last_error_is_transient(provider_server: Any, hosted_embedder: Any) -> None:
     policy = RetryPolicy(max_attempts=3, base_delay=0.01, timeout=0.2)
     embedder = hosted_embedder("openai", retry=policy)
-    provider_server.script(reply(delay=0.5), reply(status=502, body={}), reply(delay=0.5), reply(delay=0.5))
+    provider_server.script(Reply(delay=0.5), Reply(status=502, body={}), Reply(delay=0.5), Reply(delay=0.5))
 
     with pytest.raises(EmbeddingError) as caught:
         await embedder.embed(["never"])
@@ -146,11 +146,9 @@ async def test_retries_are_bounded_and_the_last_error_is_transient(
     assert embedder.calls == 0
 
 
-async def test_a_retry_after_beyond_the_cap_fails_at_once(
-    provider_server: Any, hosted_embedder: Any, reply: Any
-) -> None:
+async def test_a_retry_after_beyond_the_cap_fails_at_once(provider_server: Any, hosted_embedder: Any) -> None:
     embedder = hosted_embedder("cohere")
-    provider_server.script(reply(status=429, body={"message": "quota"}, headers={"Retry-After": "3600"}))
+    provider_server.script(Reply(status=429, body={"message": "quota"}, headers={"Retry-After": "3600"}))
     with pytest.raises(EmbeddingError) as caught:
         await embedder.embed(["x"])
     assert caught.value.transient
@@ -158,9 +156,9 @@ async def test_a_retry_after_beyond_the_cap_fails_at_once(
     assert len(provider_server.requests) == 1
 
 
-async def test_retry_after_as_an_http_date(provider_server: Any, hosted_embedder: Any, reply: Any) -> None:
+async def test_retry_after_as_an_http_date(provider_server: Any, hosted_embedder: Any) -> None:
     embedder = hosted_embedder("openai")
-    provider_server.script(reply(status=503, body={}, headers={"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"}))
+    provider_server.script(Reply(status=503, body={}, headers={"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"}))
     assert len(await embedder.embed(["past date means no wait"])) == 1
     assert len(provider_server.requests) == 2
 
@@ -171,11 +169,11 @@ def _all_text(error: BaseException) -> str:
 
 @pytest.mark.parametrize("provider", PROVIDERS)
 async def test_401_is_not_retried_and_never_shows_the_key(
-    provider: str, provider_server: Any, hosted_embedder: Any, reply: Any, secret_key: str
+    provider: str, provider_server: Any, hosted_embedder: Any, secret_key: str
 ) -> None:
     embedder = hosted_embedder(provider)
     echo = {"error": {"message": f"Incorrect API key provided: {secret_key}", "code": "invalid_api_key"}}
-    provider_server.script(reply(status=401, body=echo))
+    provider_server.script(Reply(status=401, body=echo))
 
     with pytest.raises(EmbeddingError) as caught:
         await embedder.embed(["x"])
@@ -189,11 +187,11 @@ async def test_401_is_not_retried_and_never_shows_the_key(
 
 
 async def test_a_bad_request_is_permanent_and_its_message_scrubbed(
-    provider_server: Any, hosted_embedder: Any, reply: Any, secret_key: str
+    provider_server: Any, hosted_embedder: Any, secret_key: str
 ) -> None:
     embedder = hosted_embedder("openai")
     message = f"This model's maximum context length is 8192 tokens (key {secret_key})"
-    provider_server.script(reply(status=400, body={"error": {"message": message, "type": "invalid_request_error"}}))
+    provider_server.script(Reply(status=400, body={"error": {"message": message, "type": "invalid_request_error"}}))
 
     with pytest.raises(EmbeddingError) as caught:
         await embedder.embed(["x"])
@@ -215,9 +213,9 @@ async def test_wrong_dimension_is_a_permanent_error(provider_server: Any, hosted
     await embedder.aclose()
 
 
-async def test_a_malformed_answer_is_reported(provider_server: Any, hosted_embedder: Any, reply: Any) -> None:
+async def test_a_malformed_answer_is_reported(provider_server: Any, hosted_embedder: Any) -> None:
     embedder = hosted_embedder("cohere", retry=RetryPolicy(max_attempts=1))
-    provider_server.script(reply(body={"embeddings": {"int8": [[1, 2, 3, 4]]}}))
+    provider_server.script(Reply(body={"embeddings": {"int8": [[1, 2, 3, 4]]}}))
     with pytest.raises(EmbeddingError, match="unexpected response"):
         await embedder.embed(["x"])
     await embedder.aclose()
@@ -263,9 +261,9 @@ def test_model_ids_name_the_provider(hosted_embedder: Any) -> None:
     assert hosted_embedder("ollama").model_id == "ollama/nomic-embed-text"
 
 
-async def test_a_redirect_is_not_followed(provider_server: Any, hosted_embedder: Any, reply: Any) -> None:
+async def test_a_redirect_is_not_followed(provider_server: Any, hosted_embedder: Any) -> None:
     embedder = hosted_embedder("openai")
-    provider_server.script(reply(status=308, body={}, headers={"Location": "http://elsewhere.invalid/v1"}))
+    provider_server.script(Reply(status=308, body={}, headers={"Location": "http://elsewhere.invalid/v1"}))
     with pytest.raises(EmbeddingError, match="redirect") as caught:
         await embedder.embed(["x"])
     assert not caught.value.transient
@@ -288,10 +286,10 @@ async def test_empty_texts_are_sent_as_a_space(provider_server: Any, hosted_embe
 )
 @pytest.mark.parametrize("provider", PROVIDERS)
 async def test_a_malformed_reply_is_retried_as_one_failed_batch(
-    provider: str, garbage: bytes, provider_server: Any, hosted_embedder: Any, reply: Any
+    provider: str, garbage: bytes, provider_server: Any, hosted_embedder: Any
 ) -> None:
     embedder = hosted_embedder(provider)
-    provider_server.script(reply(body=garbage))
+    provider_server.script(Reply(body=garbage))
 
     vectors = await embedder.embed(["hello"])
 
@@ -302,10 +300,10 @@ async def test_a_malformed_reply_is_retried_as_one_failed_batch(
 
 
 async def test_a_reply_that_stays_malformed_fails_the_batch_as_transient(
-    provider_server: Any, hosted_embedder: Any, reply: Any
+    provider_server: Any, hosted_embedder: Any
 ) -> None:
     embedder = hosted_embedder("openai", retry=RetryPolicy(max_attempts=2, base_delay=0.01))
-    provider_server.script(reply(body=b"\xff\xfe garbage"), reply(body=b"\xff\xfe garbage"))
+    provider_server.script(Reply(body=b"\xff\xfe garbage"), Reply(body=b"\xff\xfe garbage"))
 
     with pytest.raises(EmbeddingError) as caught:
         await embedder.embed(["x"])
