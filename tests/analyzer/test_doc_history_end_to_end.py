@@ -12,6 +12,7 @@ from typing import Any
 
 import msgspec
 
+from sextant.analyzer.config import AnalyzerSettings
 from sextant.contracts import DocClaim, RepoRef
 from sextant.doc_claims import ClaimFinding, HistoryLocations, check_docs, doc_claim
 from sextant.doc_claims.sources.repository import read_snapshot
@@ -82,3 +83,9 @@ def test_every_finding_field_reaches_the_event() -> None:
     claim = doc_claim(finding)
     assert isinstance(claim, DocClaim)
     assert msgspec.structs.asdict(claim) == msgspec.structs.asdict(finding)
+
+
+def test_the_analyzer_reads_history_where_the_indexer_keeps_it_unless_told_not_to(tmp_path: Path) -> None:
+    env = {"SEXTANT_HOME": str(tmp_path), "SEXTANT_ALLOW_LOCAL_REPOS": "true"}
+    assert AnalyzerSettings.from_env(env).doc_history == HistoryLocations(tmp_path / "mirrors", allow_local=True)
+    assert AnalyzerSettings.from_env({**env, "ANALYSIS_DOC_HISTORY": "false"}).doc_history is None

@@ -21,7 +21,8 @@ def build_handler(adapters: Adapters, env: Mapping[str, str]) -> HandlerFactory[
     Args:
         adapters: Shared adapters (store, model).
         env: Environment the settings are read from (ANALYSIS_MAX_TOKENS, SUMMARY_MAX_TOKENS,
-            ANALYSIS_CLAIMS_IN_PROMPT, ANALYSIS_CLAIMS_IN_REPORT).
+            ANALYSIS_CLAIMS_IN_PROMPT, ANALYSIS_CLAIMS_IN_REPORT, and where the doc-claim check finds
+            the repository's history: ANALYSIS_DOC_HISTORY, SEXTANT_HOME, SEXTANT_ALLOW_LOCAL_REPOS).
 
     Returns:
         ``bus -> handler``.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from sextant.config import env_int
+from sextant.config import env_flag, env_int
 from sextant.doc_claims import HistoryLocations
 
 ANALYSIS_MAX_TOKENS = 5120
@@ -32,7 +32,8 @@ class AnalyzerSettings:
     """ANALYSIS_CLAIMS_IN_REPORT."""
     doc_history: HistoryLocations | None = None
     """Where the doc-claim check reads the repository's history (SEXTANT_HOME/mirrors, or a local
-    repository in place with SEXTANT_ALLOW_LOCAL_REPOS); None: the index alone judges the claims."""
+    repository in place with SEXTANT_ALLOW_LOCAL_REPOS); None: the index alone judges the claims
+    (ANALYSIS_DOC_HISTORY=false)."""
 
     def __post_init__(self) -> None:
         if self.analysis_max_tokens < 1 or self.summary_max_tokens < 1:
@@ -55,5 +56,5 @@ class AnalyzerSettings:
             summary_max_tokens=env_int(env, "SUMMARY_MAX_TOKENS", SUMMARY_MAX_TOKENS),
             claims_in_prompt=env_int(env, "ANALYSIS_CLAIMS_IN_PROMPT", CLAIMS_IN_PROMPT),
             claims_in_report=env_int(env, "ANALYSIS_CLAIMS_IN_REPORT", CLAIMS_IN_REPORT),
-            doc_history=HistoryLocations.from_env(env),
+            doc_history=HistoryLocations.from_env(env) if env_flag(env, "ANALYSIS_DOC_HISTORY", default=True) else None,
         )
