@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import socket
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +34,9 @@ class FakeHost:
     commented: asyncio.Event = field(default_factory=asyncio.Event)
     """Set when a summary comment is created or edited."""
 
+    def record(self, request: Request) -> None:
+        self.requests.append((request.method, request.scope["raw_path"].decode(), dict(request.headers)))
+
     def writes(self) -> list[tuple[str, str]]:
         return [(method, path) for method, path, _ in self.requests if method != "GET"]
 
@@ -47,16 +50,32 @@ def _page(items: list[dict[str, Any]], request: Request) -> list[dict[str, Any]]
     return items[(page - 1) * per_page : page * per_page]
 
 
+Endpoint = Callable[[Request], Awaitable[JSONResponse]]
+
+
+def _signed_in(host: FakeHost, allowed: Callable[[Request], bool], refusal: str) -> Callable[[Endpoint], Endpoint]:
+    """An endpoint of ``host`` that records each request and refuses, with the host's 401, one ``allowed`` rejects."""
+
+    def wrap(endpoint: Endpoint) -> Endpoint:
+        async def guarded(request: Request) -> JSONResponse:
+            host.record(request)
+            if not allowed(request):
+                return JSONResponse({"message": refusal}, status_code=401)
+            return await endpoint(request)
+
+        return guarded
+
+    return wrap
+
+
 def github_app(host: FakeHost) -> Starlette:
     """Issue comments (list, create, edit) and pull request reviews (list, create), as api.github.com."""
 
-    def authorised(request: Request) -> bool:
-        host.requests.append((request.method, request.scope["raw_path"].decode(), dict(request.headers)))
-        return request.headers.get("authorization") == f"Bearer {GITHUB_TOKEN}"
+    signed_in = _signed_in(
+        host, lambda request: request.headers.get("authorization") == f"Bearer {GITHUB_TOKEN}", "Bad credentials"
+    )
 
     async def comments(request: Request) -> JSONResponse:
-        if not authorised(request):
-            return JSONResponse({"message": "Bad credentials"}, status_code=401)
         if request.method == "GET":
             return JSONResponse(_page(list(host.comments.values()), request))
         comment = {"id": next(_ids), "body": (await request.json())["body"], "user": {"login": "sextant[bot]"}}
@@ -65,8 +84,6 @@ def github_app(host: FakeHost) -> Starlette:
         return JSONResponse(comment, status_code=201)
 
     async def comment(request: Request) -> JSONResponse:
-        if not authorised(request):
-            return JSONResponse({"message": "Bad credentials"}, status_code=401)
         found = host.comments.get(int(request.path_params["id"]))
         if found is None:
             return JSONResponse({"message": "Not Found"}, status_code=404)
@@ -74,8 +91,6 @@ def github_app(host: FakeHost) -> Starlette:
         return JSONResponse(found)
 
     async def reviews(request: Request) -> JSONResponse:
-        if not authorised(request):
-            return JSONResponse({"message": "Bad credentials"}, status_code=401)
         if request.method == "GET":
             return JSONResponse(_page(host.reviews, request))
         review = await request.json()
@@ -88,9 +103,9 @@ def github_app(host: FakeHost) -> Starlette:
 
     return Starlette(
         routes=[
-            Route("/repos/{owner}/{name}/issues/{number:int}/comments", comments, methods=["GET", "POST"]),
-            Route("/repos/{owner}/{name}/issues/comments/{id:int}", comment, methods=["PATCH"]),
-            Route("/repos/{owner}/{name}/pulls/{number:int}/reviews", reviews, methods=["GET", "POST"]),
+            Route("/repos/{owner}/{name}/issues/{number:int}/comments", signed_in(comments), methods=["GET", "POST"]),
+            Route("/repos/{owner}/{name}/issues/comments/{id:int}", signed_in(comment), methods=["PATCH"]),
+            Route("/repos/{owner}/{name}/pulls/{number:int}/reviews", signed_in(reviews), methods=["GET", "POST"]),
         ]
     )
 
@@ -98,13 +113,11 @@ def github_app(host: FakeHost) -> Starlette:
 def gitlab_app(host: FakeHost) -> Starlette:
     """Merge request notes (list, create, edit), versions and discussions, as GitLab's /api/v4."""
 
-    def authorised(request: Request) -> bool:
-        host.requests.append((request.method, request.scope["raw_path"].decode(), dict(request.headers)))
-        return request.headers.get("private-token") == GITLAB_TOKEN
+    signed_in = _signed_in(
+        host, lambda request: request.headers.get("private-token") == GITLAB_TOKEN, "401 Unauthorized"
+    )
 
     async def notes(request: Request) -> JSONResponse:
-        if not authorised(request):
-            return JSONResponse({"message": "401 Unauthorized"}, status_code=401)
         if request.method == "GET":
             return JSONResponse(_page(list(host.comments.values()), request))
         note = {"id": next(_ids), "body": (await request.json())["body"], "system": False}
@@ -112,20 +125,16 @@ def gitlab_app(host: FakeHost) -> Starlette:
         return JSONResponse(note, status_code=201)
 
     async def note(request: Request) -> JSONResponse:
-        if not authorised(request):
-            return JSONResponse({"message": "401 Unauthorized"}, status_code=401)
         found = host.comments[int(request.path_params["id"])]
         found["body"] = (await request.json())["body"]
         return JSONResponse(found)
 
     async def versions(request: Request) -> JSONResponse:
-        authorised(request)
+        host.record(request)
         return JSONResponse([{"id": 1, "head_commit_sha": "h" * 40, "base_commit_sha": "b" * 40,
                               "start_commit_sha": "s" * 40, "state": "collected"}])  # fmt: skip
 
     async def discussions(request: Request) -> JSONResponse:
-        if not authorised(request):
-            return JSONResponse({"message": "401 Unauthorized"}, status_code=401)
         if request.method == "GET":
             return JSONResponse(_page(host.discussions, request))
         body = await request.json()
@@ -141,23 +150,26 @@ def gitlab_app(host: FakeHost) -> Starlette:
     base = "/api/v4/projects/{project:path}/merge_requests/{iid:int}"
     return Starlette(
         routes=[
-            Route(f"{base}/notes", notes, methods=["GET", "POST"]),
-            Route(f"{base}/notes/{{id:int}}", note, methods=["PUT"]),
+            Route(f"{base}/notes", signed_in(notes), methods=["GET", "POST"]),
+            Route(f"{base}/notes/{{id:int}}", signed_in(note), methods=["PUT"]),
             Route(f"{base}/versions", versions, methods=["GET"]),
-            Route(f"{base}/discussions", discussions, methods=["GET", "POST"]),
+            Route(f"{base}/discussions", signed_in(discussions), methods=["GET", "POST"]),
         ]
     )
 
 
-async def _serve(app: Starlette) -> AsyncIterator[str]:
+async def _serve(app_for: Callable[[FakeHost], Starlette]) -> AsyncIterator[FakeHost]:
+    host = FakeHost()
+    app = app_for(host)
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.bind(("127.0.0.1", 0))
     listener.listen(64)
     port = listener.getsockname()[1]
     server = uvicorn.Server(uvicorn.Config(app, log_config=None, access_log=False))
     serving = asyncio.create_task(server.serve(sockets=[listener]))
+    host.url = f"http://127.0.0.1:{port}"
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield host
     finally:
         server.should_exit = True
         await serving
@@ -166,17 +178,13 @@ async def _serve(app: Starlette) -> AsyncIterator[str]:
 
 @pytest.fixture
 async def github() -> AsyncIterator[FakeHost]:
-    host = FakeHost()
-    async for url in _serve(github_app(host)):
-        host.url = url
+    async for host in _serve(github_app):
         yield host
 
 
 @pytest.fixture
 async def gitlab() -> AsyncIterator[FakeHost]:
-    host = FakeHost()
-    async for url in _serve(gitlab_app(host)):
-        host.url = url
+    async for host in _serve(gitlab_app):
         yield host
 
 
