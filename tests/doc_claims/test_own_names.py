@@ -279,3 +279,20 @@ def test_a_forge_link_to_this_repository_s_file_is_a_path_claim(git_repo: GitRep
     assert found["typing_examples.py"].status == "contradicted"  # moved away: the link is broken
     assert found["index.md"].status == "verified"
     assert found["gone.py"].status == "unverifiable"  # another repository's file
+
+
+def test_the_package_s_own_file_run_through_node_modules_is_checked(git_repo: GitRepo) -> None:
+    git_repo.write("package.json", '{"name": "acme", "bin": {"acme": "./bin/acme.js"}}\n')
+    git_repo.write("bin/acme.js", "#!/usr/bin/env node\nrequire('../lib/cli').main();\n")
+    git_repo.write(
+        "docs/index.md",
+        "```bash\n$ ./node_modules/acme/bin/acme\n$ ./node_modules/acme/bin/acme.js\n"
+        "$ ./node_modules/other/bin/x\n```\n",
+    )
+    git_repo.commit("Docs")
+
+    found = findings_by_ref(git_repo)
+
+    assert found["./node_modules/acme/bin/acme"].status == "contradicted"  # bin/acme is bin/acme.js now
+    assert found["./node_modules/acme/bin/acme.js"].status == "verified"
+    assert found["./node_modules/other/bin/x"].status == "unverifiable"  # another package's

@@ -385,6 +385,7 @@ def _program(command: str, facts: CodeFacts) -> tuple[str, str | None] | None:
     """Where the indexed code shows a program exists: (evidence, path), or None when it does not."""
     if "/" in command:
         path = shapes.normalize_path(command)
+        path = _installed_file(path, facts) or path
         if path in facts.files:
             return f"script {path} exists", path
         return None
@@ -408,7 +409,7 @@ def _resolve_flag(claim: Claim, facts: CodeFacts) -> Resolution:
     return Resolution("unverifiable", f"{flag} is not in the indexed code; a short flag may belong to another tool")
 
 
-def _resolve_cli(claim: Claim, facts: CodeFacts) -> Resolution:
+def _resolve_cli(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR0911 - one exit per way of finding it
     words = claim.target.split()
     if claim.command is None:
         if (site := _command_site(words[0], facts)) is not None:
@@ -416,6 +417,11 @@ def _resolve_cli(claim: Claim, facts: CodeFacts) -> Resolution:
         # "the `fab` command": only the repository's declared programs are held to the code.
         return Resolution("unverifiable", f"no program or command {words[0]} of this repository")
     program = _program(claim.command, facts)
+    if program is None and (installed := _installed_file(shapes.normalize_path(claim.command), facts)) is not None:
+        # `./node_modules/mocha/bin/mocha` in mocha's own docs: this package's file as npm installs it.
+        return Resolution(
+            _absent(claim), f"{claim.command} would be this package's {installed}, which it does not have"
+        )
     if program is None:
         return Resolution("unverifiable", f"{claim.command} is not a command of the indexed code (another tool?)")
     evidence, path = program
@@ -425,6 +431,16 @@ def _resolve_cli(claim: Claim, facts: CodeFacts) -> Resolution:
     if (site := _command_site(sub, facts)) is not None:
         return Resolution("verified", f"{evidence}; subcommand {sub} in {_where(site)}", site.path)
     return Resolution(_absent(claim), f"{evidence}, but no subcommand {sub} appears in the indexed code")
+
+
+def _installed_file(path: str, facts: CodeFacts) -> str | None:
+    """The repository path that `node_modules/<this package>/<path>` stands for (npm installs the package
+    there), or None when the path is not under this package's install folder."""
+    before, found, rest = path.partition("node_modules/")
+    package, _, inside = rest.partition("/")
+    if not found or before.strip("./") or package not in facts.programs or not inside:
+        return None
+    return inside
 
 
 def _absent(claim: Claim) -> Literal["contradicted", "unverifiable"]:
