@@ -1,4 +1,4 @@
-"""A store-writing service as its own process on the embedded engine: ``python store_host.py SERVICE``.
+"""A store-using service as its own process on the embedded engine: ``python store_host.py SERVICE``.
 
 qdrant-edge, the embedded Qdrant engine, locks its folder, so two processes cannot hold one store at
 once. This host holds the real store only for the length of one delivery: it opens the shared folder
