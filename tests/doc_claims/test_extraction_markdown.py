@@ -209,3 +209,13 @@ def test_a_variable_the_reader_s_shell_expands_is_not_a_firm_claim() -> None:
     assert not claims["M0"].explicit  # expanded by the reader's shell: the reader's variable
     assert claims["NATS_URL"].explicit  # set for our command: a claim that it reads it
     assert claims["ACME_HOME"].explicit
+
+
+def test_a_sentence_about_what_is_kept_for_compatibility_is_a_present_claim() -> None:
+    text = (
+        "The `Undefined` object exists for backwards compatibility and is an alias for `SilentUndefined`.\n\n"
+        "The `OldLoader` class was removed in 2.0.\n"
+    )
+    claims = by_target(text)
+    assert not claims["SilentUndefined"].in_history_sentence  # the code is said to have it now
+    assert claims["OldLoader"].in_history_sentence

@@ -23,7 +23,7 @@ _HISTORY = re.compile(
     r"|\b(?:[Ii]n|[Uu]ntil|[Bb]efore|[Pp]rior to|[Ss]ince)\s+(?:version\s+|v)?\d+(?:\.\d+)*(?:\.x)?\b"
     r"|\b\d+\.x\b"
     r"|\b(?:used to|previously|formerly|older versions?|old(?:er)?\s+(?:API|name|names|behaviou?r|way|style)"
-    r"|legacy|instead of|in favou?r of|has changed|have changed|backwards?[- ]compat\w*)\b",
+    r"|legacy|instead of|in favou?r of|has changed|have changed)\b",
 )
 _FUTURE = re.compile(
     r"\bpending deprecation\b|\bwill be (?:removed|deprecated|dropped)\b|\b(?:is|are) deprecated\b", re.I
