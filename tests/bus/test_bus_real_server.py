@@ -10,7 +10,6 @@ from sextant.bus import Bus, EmbeddedNats, build_broker
 from sextant.contracts import (
     Event,
     EventParked,
-    FileRecencyComputed,
     RepoRef,
     RepoUpdated,
     StageFailed,
@@ -20,6 +19,7 @@ from sextant.contracts import (
 )
 
 from ..support.bus import FAST, collect, start_consumer
+from ..support.events import file_recency_computed
 
 __all__ = ["FAST", "REPO", "collect", "repo_updated", "start_consumer", "wait_for"]
 
@@ -117,15 +117,7 @@ async def test_malformed_and_unknown_events_are_parked_not_crash_looped(nats_url
 
 async def test_five_mib_payload_round_trips_through_the_claim_check(bus: Bus) -> None:
     dates = {f"src/module_{i:06d}/file_with_a_long_name.py": "2026-01-01T00:00:00Z" for i in range(100_000)}
-    event = FileRecencyComputed(
-        event_id="big",
-        run_id="run-1",
-        occurred_at=utc_now_iso(),
-        repo=REPO,
-        request=repo_updated(),
-        status="computed",
-        dates=dates,
-    )
+    event = file_recency_computed(repo_updated(), dates=dates)
     assert len(encode_event(event)) > 5 * 1024 * 1024
     await bus.publish(event)
     [seq_event] = [e async for _, e, raw in bus.read() if raw.headers and "Sextant-Claim" in raw.headers]

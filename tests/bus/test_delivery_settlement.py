@@ -10,6 +10,7 @@ from nats.aio.msg import Msg
 from nats.js.api import ConsumerConfig
 
 from sextant.bus import Bus, DeliveryPolicy
+from sextant.bus.delivery import process_delivery
 from sextant.contracts import STREAM_NAME, Event, EventParked, RepoUpdated, StageFailed, subject_pattern
 
 from .test_bus_real_server import REPO, collect, repo_updated
@@ -38,7 +39,7 @@ async def test_a_failing_handler_is_settled_and_process_returns_normally(bus: Bu
 
     for _ in range(HEARTBEAT.max_deliver):
         message = await pull_one(bus, "settle")
-        await bus.process(message, event_type=RepoUpdated, consumer="settle", stage="test", handle=explode)
+        await process_delivery(bus, message, event_type=RepoUpdated, consumer="settle", stage="test", handle=explode)
     events = await collect(bus)
     assert [type(e) for e in events if isinstance(e, EventParked | StageFailed)] == [EventParked, StageFailed]
 
@@ -70,7 +71,7 @@ async def test_the_heartbeat_keeps_running_while_outputs_are_published(bus: Bus)
     async def produce(event: RepoUpdated) -> Sequence[Event]:
         return [repo_updated("output")]
 
-    await slow.process(message, event_type=RepoUpdated, consumer="heartbeat", stage="test", handle=produce)
+    await process_delivery(slow, message, event_type=RepoUpdated, consumer="heartbeat", stage="test", handle=produce)
     assert b"+WPI" in acks
     published = [e.run_id for e in await collect(slow) if isinstance(e, RepoUpdated) and e.repo == REPO]
     assert published == ["run-1", "output"]

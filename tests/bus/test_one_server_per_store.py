@@ -17,6 +17,7 @@ import pytest
 from sextant.bus import Bus, EmbeddedNats, build_broker
 from sextant.bus.nats_server import PORTS_DIR, StoreInUseError
 
+from ..support.processes import is_gone
 from .test_bus_real_server import collect, repo_updated
 
 OWNER = """
@@ -40,15 +41,6 @@ def owner(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], dict[str, obj
     if process.poll() is None:
         process.kill()
     process.wait()
-
-
-def is_gone(pid: int) -> bool:
-    """Whether ``pid`` has exited (a zombie nobody reaped counts as exited)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return True
-    return state in {"Z", "X"}
 
 
 def test_a_second_server_on_a_store_in_use_is_refused(

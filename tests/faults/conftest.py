@@ -8,6 +8,7 @@ that only turns a hang into a failure; no assertion depends on how fast anything
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -16,7 +17,7 @@ import sys
 import time
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ from sextant.contracts import ChunksEmbedded, Event, EventParked, RepoRef, RepoU
 
 from ..support.embedders import token_hash_vector
 from ..support.events import repo_updated
+from ..support.processes import child_pids
 from ..support.provider_server import ProviderServer
 from ..support.wire_formats import openai_embeddings
 
@@ -54,24 +56,6 @@ async def wait_until(condition: Callable[[], bool], what: str, deadline: float =
         if time.monotonic() > give_up:
             raise AssertionError(f"never happened: {what}")
         await asyncio.sleep(0.05)
-
-
-def is_gone(pid: int) -> bool:
-    """Whether `pid` has exited (an unreaped zombie counts as exited)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return True
-    return state in {"Z", "X"}
-
-
-def child_pids(pid: int) -> list[int]:
-    """Direct children of `pid`, read from /proc."""
-    try:
-        listed = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    except OSError:
-        return []
-    return [int(child) for child in listed]
 
 
 @dataclass
@@ -280,6 +264,12 @@ class Pipeline:
             self.adapters.close()
             self.adapters = None
 
+    async def __aenter__(self) -> Pipeline:
+        return await self.start()
+
+    async def __aexit__(self, *_exc: object) -> None:
+        await self.stop()
+
     async def publish(self, request: Event) -> int:
         """Publish a request; return the stream sequence before it (to follow the run from there)."""
         assert self.bus is not None
@@ -350,6 +340,14 @@ def snapshot(env: dict[str, str], repo_key: str, adapters: Adapters | None = Non
             adapters.close()
 
 
+@contextlib.asynccontextmanager
+async def hosted(env: dict[str, str], nats_store: Path) -> AsyncIterator[Pipeline]:
+    """Every embedded service started on a nats-server of its own (store ``nats_store``), stopped after."""
+    with EmbeddedNats(nats_store) as server:
+        async with Pipeline(env, server.url) as pipeline:
+            yield pipeline
+
+
 def request_for(repo: str) -> RepoUpdated:
     """A RepoUpdated starting a new run over ``repo`` (a path or URL)."""
     return repo_updated(RepoRef.for_url(repo), uuid.uuid4().hex)
@@ -364,11 +362,7 @@ async def reference(tmp_path: Path, embeddings: ProviderServer, repo: str) -> St
     """The repository indexed on a fresh home and bus, with no fault."""
     home = tmp_path / "reference-home"
     env = hosted_embeddings_env(home, embeddings)
-    with EmbeddedNats(tmp_path / "reference-nats") as server:
-        pipeline = await Pipeline(env, server.url).start()
-        try:
-            events = await pipeline.run(request_for(repo))
-        finally:
-            await pipeline.stop()
+    async with hosted(env, tmp_path / "reference-nats") as pipeline:
+        events = await pipeline.run(request_for(repo))
     assert not failures(events)
     return snapshot(env, RepoRef.for_url(repo).repo_key)

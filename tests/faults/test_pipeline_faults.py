@@ -36,14 +36,15 @@ from ..support.events import repo_updated
 from ..support.git_forge import FakeForge, fake_forge
 from ..support.git_trace import Trace2, trace2
 from ..support.odd_trees import DOTDOT, ODD, commit_with_dotdot_entry, make_bomb
+from ..support.processes import is_gone
 from ..support.provider_server import ProviderServer, Reply
 from ..support.wire_formats import anthropic_echo
 from .conftest import (
     Pipeline,
     embeddings,
     failures,
+    hosted,
     hosted_embeddings_env,
-    is_gone,
     python_repository,
     reference,
     request_for,
@@ -103,23 +104,19 @@ async def test_a_replayed_request_and_an_unchanged_rerun_store_nothing_twice_and
 ) -> None:
     repo = python_repository(tmp_path / "repo", files=5, functions=2).as_uri()
     env = hosted_embeddings_env(tmp_path / "home", embeddings)
-    with EmbeddedNats(tmp_path / "nats") as server:
-        pipeline = await Pipeline(env, server.url).start()
-        try:
-            request = request_for(repo)
-            events = await pipeline.run(request)
-            before = snapshot(env, request.repo.repo_key, pipeline.adapters)
-            embedded_texts = len(embeddings.requests)
-            first_run = trace2.spawned()
+    async with hosted(env, tmp_path / "nats") as pipeline:
+        request = request_for(repo)
+        events = await pipeline.run(request)
+        before = snapshot(env, request.repo.repo_key, pipeline.adapters)
+        embedded_texts = len(embeddings.requests)
+        first_run = trace2.spawned()
 
-            assert pipeline.bus is not None
-            assert await pipeline.bus.publish(request) is False  # the same request again: stored once
-            trace2.clear()
-            rerun = await pipeline.run(request_for(repo))
-            after = snapshot(env, request.repo.repo_key, pipeline.adapters)
-            total = await pipeline.bus.js.stream_info(STREAM_NAME)
-        finally:
-            await pipeline.stop()
+        assert pipeline.bus is not None
+        assert await pipeline.bus.publish(request) is False  # the same request again: stored once
+        trace2.clear()
+        rerun = await pipeline.run(request_for(repo))
+        after = snapshot(env, request.repo.repo_key, pipeline.adapters)
+        total = await pipeline.bus.js.stream_info(STREAM_NAME)
 
     indexed, again = first(events, ChunksIndexed), first(rerun, ChunksIndexed)
     assert not failures(events + rerun)
@@ -139,19 +136,13 @@ async def test_a_deleted_store_is_rebuilt_whole(tmp_path: Path, embeddings: Prov
     env = hosted_embeddings_env(tmp_path / "home", embeddings)
     repo_key = RepoRef.for_url(repo).repo_key
     with EmbeddedNats(tmp_path / "nats") as server:
-        pipeline = await Pipeline(env, server.url).start()
-        try:
+        async with Pipeline(env, server.url) as pipeline:
             await pipeline.run(request_for(repo))
-        finally:
-            await pipeline.stop()
         before = snapshot(env, repo_key)
         shutil.rmtree(tmp_path / "home" / "qdrant")
-        pipeline = await Pipeline(env, server.url).start()
-        try:
+        async with Pipeline(env, server.url) as pipeline:
             events = await pipeline.run(request_for(repo))
             rebuilt = snapshot(env, repo_key, pipeline.adapters)
-        finally:
-            await pipeline.stop()
 
     assert not failures(events)
     assert first(events, ChunksIndexed).files_added == len(before.files)
@@ -183,15 +174,11 @@ async def test_a_hostile_tree_indexes_every_regular_file_once_and_runs_nothing(
     expected = hostile_tree(git_repo, tmp_path / "outside.py", marker)
     repo = str(git_repo.root) if address == "in place" else git_repo.url
     env = hosted_embeddings_env(tmp_path / "home", embeddings)
-    with EmbeddedNats(tmp_path / "nats") as server:
-        pipeline = await Pipeline(env, server.url).start()
-        try:
-            request = request_for(repo)
-            events = await pipeline.run(request)
-            stored = snapshot(env, request.repo.repo_key, pipeline.adapters)
-            texts = [p.text for p in pipeline.adapters.store.scroll_payloads(request.repo.repo_key)]  # type: ignore[union-attr]
-        finally:
-            await pipeline.stop()
+    async with hosted(env, tmp_path / "nats") as pipeline:
+        request = request_for(repo)
+        events = await pipeline.run(request)
+        stored = snapshot(env, request.repo.repo_key, pipeline.adapters)
+        texts = [p.text for p in pipeline.adapters.store.scroll_payloads(request.repo.repo_key)]  # type: ignore[union-attr]
 
     assert not failures(events)
     assert not marker.exists(), "the ext:: submodule URL ran a command"
@@ -221,22 +208,18 @@ async def test_a_token_from_the_environment_or_the_event_shows_nowhere(
 ) -> None:
     caplog.set_level("DEBUG")
     env = {**hosted_embeddings_env(tmp_path / "home", embeddings), "GIT_TOKEN": SECRET_IN_ENV}
-    with EmbeddedNats(tmp_path / "nats") as server:
-        pipeline = await Pipeline(env, server.url).start()
-        try:
-            plain = request_for(fake_forge.url)
-            events = await pipeline.run(plain)
-            with_userinfo = fake_forge.url.replace("http://", f"http://oauth2:{SECRET_IN_URL}@")
-            hostile = repo_updated(RepoRef(repo_key=plain.repo.repo_key, url=with_userinfo), uuid.uuid4().hex)
-            input_sequence = await pipeline.publish(hostile) + 1
-            events += await pipeline.follow(hostile.run_id, input_sequence - 1)
-            assert pipeline.bus is not None
-            stored = [
-                (sequence, raw.data + repr(raw.headers).encode())
-                async for sequence, _, raw in pipeline.bus.read()
-            ]  # fmt: skip
-        finally:
-            await pipeline.stop()
+    async with hosted(env, tmp_path / "nats") as pipeline:
+        plain = request_for(fake_forge.url)
+        events = await pipeline.run(plain)
+        with_userinfo = fake_forge.url.replace("http://", f"http://oauth2:{SECRET_IN_URL}@")
+        hostile = repo_updated(RepoRef(repo_key=plain.repo.repo_key, url=with_userinfo), uuid.uuid4().hex)
+        input_sequence = await pipeline.publish(hostile) + 1
+        events += await pipeline.follow(hostile.run_id, input_sequence - 1)
+        assert pipeline.bus is not None
+        stored = [
+            (sequence, raw.data + repr(raw.headers).encode())
+            async for sequence, _, raw in pipeline.bus.read()
+        ]  # fmt: skip
 
     assert len(failures(events)) >= 2  # each run ends visibly (the forge refuses both)
     assert SECRET_IN_ENV in [sent_credentials(h.get("Authorization", "")) for h in fake_forge.seen_headers]
@@ -274,14 +257,10 @@ async def test_embedding_provider_faults_are_retried_and_every_point_gets_its_ve
         "EMBEDDINGS_CONCURRENCY": "1",
     }
     embeddings.script(*EMBEDDING_FAULTS)
-    with EmbeddedNats(tmp_path / "nats") as server:
-        pipeline = await Pipeline(env, server.url).start()
-        try:
-            request = request_for(repo)
-            events = await pipeline.run(request)
-            stored = snapshot(env, request.repo.repo_key, pipeline.adapters)
-        finally:
-            await pipeline.stop()
+    async with hosted(env, tmp_path / "nats") as pipeline:
+        request = request_for(repo)
+        events = await pipeline.run(request)
+        stored = snapshot(env, request.repo.repo_key, pipeline.adapters)
 
     embedded = first(events, ChunksEmbedded)
     assert not failures(events)
@@ -297,14 +276,10 @@ async def test_an_embedding_provider_that_stays_down_ends_the_run_visibly_with_t
     repo = python_repository(tmp_path / "repo", files=3, functions=2).as_uri()
     env = {**hosted_embeddings_env(tmp_path / "home", embeddings), "EMBEDDINGS_MAX_ATTEMPTS": "2"}
     embeddings.script(*[Reply(status=503, body={"error": {"message": "down"}})] * 200)
-    with EmbeddedNats(tmp_path / "nats") as server:
-        pipeline = await Pipeline(env, server.url).start()
-        try:
-            request = request_for(repo)
-            events = await pipeline.run(request, lambda seen: any(isinstance(e, ChunksEmbedded) for e in seen))
-            stored = snapshot(env, request.repo.repo_key, pipeline.adapters)
-        finally:
-            await pipeline.stop()
+    async with hosted(env, tmp_path / "nats") as pipeline:
+        request = request_for(repo)
+        events = await pipeline.run(request, lambda seen: any(isinstance(e, ChunksEmbedded) for e in seen))
+        stored = snapshot(env, request.repo.repo_key, pipeline.adapters)
 
     embedded = first(events, ChunksEmbedded)
     assert not embedded.complete
@@ -347,12 +322,8 @@ async def test_language_model_faults_are_retried_or_named_in_the_analysis(
     }
     llm.script(*(LLM_FAULTS if outcome == "recovers" else [Reply(status=503, body={})] * 2 * attempts))
     try:
-        with EmbeddedNats(tmp_path / "nats") as server:
-            pipeline = await Pipeline(env, server.url).start()
-            try:
-                events = await pipeline.run(request_for(repo), analysed)
-            finally:
-                await pipeline.stop()
+        async with hosted(env, tmp_path / "nats") as pipeline:
+            events = await pipeline.run(request_for(repo), analysed)
     finally:
         llm.stop()
 
@@ -377,22 +348,18 @@ async def test_a_tree_bomb_fails_its_stage_in_bounded_memory_and_the_services_st
     bomb = make_bomb(tmp_path / "bomb").as_uri()
     healthy = python_repository(tmp_path / "repo", files=2, functions=1).as_uri()
     env = {**hosted_embeddings_env(tmp_path / "home", embeddings), "INDEX_MAX_TREE_ENTRIES": "2000"}
-    with EmbeddedNats(tmp_path / "nats") as server:
-        pipeline = await Pipeline(env, server.url).start()
-        try:
-            before = peak = resident_memory()
-            request = request_for(bomb)
-            after = await pipeline.publish(request)
+    async with hosted(env, tmp_path / "nats") as pipeline:
+        before = peak = resident_memory()
+        request = request_for(bomb)
+        after = await pipeline.publish(request)
 
-            def ended_sampling(seen: list[Event]) -> bool:
-                nonlocal peak
-                peak = max(peak, resident_memory())
-                return bool(failures(seen)) or any(isinstance(e, ChunksEmbedded) for e in seen)
+        def ended_sampling(seen: list[Event]) -> bool:
+            nonlocal peak
+            peak = max(peak, resident_memory())
+            return bool(failures(seen)) or any(isinstance(e, ChunksEmbedded) for e in seen)
 
-            events = await pipeline.follow(request.run_id, after, ended_sampling)
-            later = await pipeline.run(request_for(healthy))
-        finally:
-            await pipeline.stop()
+        events = await pipeline.follow(request.run_id, after, ended_sampling)
+        later = await pipeline.run(request_for(healthy))
 
     [failed] = [e for e in events if isinstance(e, StageFailed)]
     assert "INDEX_MAX_TREE_ENTRIES" in failed.reason

@@ -20,13 +20,13 @@ import pytest
 from sextant.bus import Bus, build_broker
 from sextant.contracts import RepoRef
 
+from ..support.processes import is_gone
 from ..support.provider_server import ProviderServer
 from .conftest import (
     DEADLINE_SECONDS,
     Sextant,
     embeddings,
     git,
-    is_gone,
     python_repository,
     reference,
     request_for,

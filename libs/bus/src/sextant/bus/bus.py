@@ -7,13 +7,12 @@ import copy
 import os
 from collections.abc import AsyncIterator, Mapping
 
-from faststream.nats import NatsBroker, NatsMessage, NatsRouter
+from faststream.nats import NatsBroker, NatsRouter
 from faststream.nats.opentelemetry import NatsTelemetryMiddleware
 from nats.aio.msg import Msg
 from nats.js import JetStreamContext
 
 from sextant.bus.claim_check import ClaimCheck
-from sextant.bus.delivery import E, EventHandler, process_delivery
 from sextant.bus.leases import Leases
 from sextant.bus.publishing import publish_event
 from sextant.bus.reading import decode_body, last_sequence, read_stream
@@ -111,18 +110,6 @@ class Bus:
     async def decode(self, data: bytes, headers: Mapping[str, str] | None) -> AnyEvent:
         """Decode a message body, resolving a claim check transparently."""
         return await decode_body(self.claims, data, headers)
-
-    async def process(
-        self,
-        message: NatsMessage,
-        *,
-        event_type: type[E],
-        consumer: str,
-        stage: str,
-        handle: EventHandler[E],
-    ) -> None:
-        """Run one delivery through a handler and settle it (see ``sextant.bus.delivery``)."""
-        await process_delivery(self, message, event_type=event_type, consumer=consumer, stage=stage, handle=handle)
 
     async def last_sequence(self) -> int:
         """Sequence of the newest message in the stream (0 when empty)."""

@@ -7,7 +7,7 @@ from faststream.nats import JStream, NatsRouter, PullSub
 from faststream.nats.annotations import NatsMessage
 
 from sextant.bus.bus import Bus
-from sextant.bus.delivery import E, EventHandler, durable_consumer_config
+from sextant.bus.delivery import E, EventHandler, durable_consumer_config, process_delivery
 from sextant.bus.exhausted import park_exhausted_deliveries, raw_body
 from sextant.contracts import STREAM_NAME, subject_pattern
 
@@ -50,6 +50,6 @@ def consume(
         title=f"{durable}:{event_type.__name__}",
     )
     async def on_message(message: NatsMessage) -> None:
-        await bus.process(message, event_type=event_type, consumer=durable, stage=stage, handle=handle)
+        await process_delivery(bus, message, event_type=event_type, consumer=durable, stage=stage, handle=handle)
 
     park_exhausted_deliveries(router, bus, consumer=durable)

@@ -12,7 +12,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from sextant.gitsource.history_access import HistoryRepository
-from sextant.gitsource.history_definitions import CommitRef, commit_file_diffs
+from sextant.gitsource.history_definitions import CommitRef, commit_file_diffs, diffs_naming
 
 
 @dataclass(frozen=True)
@@ -67,24 +67,7 @@ def dropping_commits(
     """
     if not paths or not words:
         return []
-    regex = r"\b(" + "|".join(re.escape(word) for word in sorted(words)) + r")\b"
-    out = repo.git(
-        [
-            "log",
-            "-p",
-            "-U0",
-            "--no-ext-diff",
-            "--no-textconv",
-            "--no-renames",
-            "--diff-merges=off",
-            "--no-color",
-            "--format=%x00%H%x00%cI%x00%s",
-            f"-G{regex}",
-            f"{since}..{repo.head}",
-            "--",
-            *sorted(paths),
-        ]
-    )[:max_bytes]
+    out = diffs_naming(repo, words, paths, f"{since}..{repo.head}")[:max_bytes]
     patterns = {word: re.compile(rf"\b{re.escape(word)}\b") for word in words}
     oldest: dict[tuple[str, str], DroppedWord] = {}
     for commit, path, removed, added in commit_file_diffs(out.decode("utf-8", "replace")):

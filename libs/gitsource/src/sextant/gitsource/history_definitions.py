@@ -428,7 +428,7 @@ def _attribute_removals(
     removals: dict[str, CommitRef] = {}
     for index, names in sorted(by_stretch.items()):
         newer = samples[index - 1][0] if index > 0 else repo.head
-        out = _diffs_of(repo, names, {definitions[name][0].path for name in names}, f"{samples[index][0]}..{newer}")
+        out = diffs_naming(repo, names, {definitions[name][0].path for name in names}, f"{samples[index][0]}..{newer}")
         if search.bytes_read + len(out) > max_bytes:
             search.note = f"history search read only the first {max_bytes:,} bytes of diffs"
             out = out[: max(0, max_bytes - search.bytes_read)]
@@ -448,8 +448,18 @@ def _attribute_removals(
         definitions[name] = (dataclasses.replace(found, removed_by=commit, added_by_removal=kept), index)
 
 
-def _diffs_of(repo: HistoryRepository, names: list[str], paths: set[str], commits: str) -> bytes:
-    """The `-U0` diffs of a range's commits that add or remove a line naming one of the names, in the files."""
+def diffs_naming(repo: HistoryRepository, names: Collection[str], paths: Collection[str], commits: str) -> bytes:
+    """The `-U0` diffs of a range's commits that add or remove a line naming one of the names, in the files.
+
+    Args:
+        repo: The opened repository.
+        names: Identifiers (whole words) a changed line must hold.
+        paths: Files to look at.
+        commits: The revision range, such as `old..new`.
+
+    Returns:
+        The log text, each commit headed `%x00%H%x00%cI%x00%s`, newest first.
+    """
     regex = r"\b(" + "|".join(re.escape(name) for name in sorted(names)) + r")\b"
     return repo.git(
         [
