@@ -14,6 +14,7 @@ from sextant.config.env import (
     sextant_home,
 )
 from sextant.config.redaction import has_userinfo, redacted_url
+from sextant.config.settings import read_settings, setting
 from sextant.config.tokens import TokenLookup, no_tokens, token_lookup
 
 __all__ = [
@@ -30,7 +31,9 @@ __all__ = [
     "mirrors_path",
     "no_tokens",
     "provider_token",
+    "read_settings",
     "redacted_url",
+    "setting",
     "sextant_home",
     "token_lookup",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from sextant.config import env_flag, env_int
+from sextant.config import env_flag, read_settings, setting
 from sextant.doc_claims import HistoryLocations
 
 ANALYSIS_MAX_TOKENS = 5120
@@ -22,14 +22,10 @@ CLAIMS_IN_REPORT = 40
 class AnalyzerSettings:
     """Output budgets and how much evidence is listed."""
 
-    analysis_max_tokens: int = ANALYSIS_MAX_TOKENS
-    """ANALYSIS_MAX_TOKENS."""
-    summary_max_tokens: int = SUMMARY_MAX_TOKENS
-    """SUMMARY_MAX_TOKENS."""
-    claims_in_prompt: int = CLAIMS_IN_PROMPT
-    """ANALYSIS_CLAIMS_IN_PROMPT."""
-    claims_in_report: int = CLAIMS_IN_REPORT
-    """ANALYSIS_CLAIMS_IN_REPORT."""
+    analysis_max_tokens: int = setting("ANALYSIS_MAX_TOKENS", ANALYSIS_MAX_TOKENS)
+    summary_max_tokens: int = setting("SUMMARY_MAX_TOKENS", SUMMARY_MAX_TOKENS)
+    claims_in_prompt: int = setting("ANALYSIS_CLAIMS_IN_PROMPT", CLAIMS_IN_PROMPT)
+    claims_in_report: int = setting("ANALYSIS_CLAIMS_IN_REPORT", CLAIMS_IN_REPORT)
     doc_history: HistoryLocations | None = None
     """Where the doc-claim check reads the repository's history (SEXTANT_HOME/mirrors, or a local
     repository in place with SEXTANT_ALLOW_LOCAL_REPOS); None: the index alone judges the claims
@@ -51,10 +47,5 @@ class AnalyzerSettings:
         Returns:
             The settings.
         """
-        return cls(
-            analysis_max_tokens=env_int(env, "ANALYSIS_MAX_TOKENS", ANALYSIS_MAX_TOKENS),
-            summary_max_tokens=env_int(env, "SUMMARY_MAX_TOKENS", SUMMARY_MAX_TOKENS),
-            claims_in_prompt=env_int(env, "ANALYSIS_CLAIMS_IN_PROMPT", CLAIMS_IN_PROMPT),
-            claims_in_report=env_int(env, "ANALYSIS_CLAIMS_IN_REPORT", CLAIMS_IN_REPORT),
-            doc_history=HistoryLocations.from_env(env) if env_flag(env, "ANALYSIS_DOC_HISTORY", default=True) else None,
-        )
+        doc_history = HistoryLocations.from_env(env) if env_flag(env, "ANALYSIS_DOC_HISTORY", default=True) else None
+        return read_settings(cls, env, doc_history=doc_history)

@@ -10,11 +10,12 @@ from sextant.config import (
     TokenLookup,
     default_store_path,
     env_flag,
-    env_float,
     env_int,
     env_str,
     mirrors_path,
     no_tokens,
+    read_settings,
+    setting,
 )
 from sextant.gitsource.repo_reference import ALLOW_LOCAL_REPOS
 from sextant.gitsource.tree_stream import DEFAULT_MAX_TREE_BYTES, DEFAULT_MAX_TREE_ENTRIES, TreeLimits
@@ -42,16 +43,16 @@ class IndexerSettings:
     """Default base folder of the embedded store (``SEXTANT_HOME/qdrant``; ``QDRANT_PATH`` wins)."""
     rules: DiscoveryRules = field(default_factory=DiscoveryRules)
     """Which files of the tree are indexed."""
-    git_timeout_seconds: float = DEFAULT_GIT_TIMEOUT_SECONDS
-    """INDEX_GIT_TIMEOUT_SECONDS: limit of each git command (fetch, ls-tree, cat-file)."""
-    group_chunks: int = DEFAULT_GROUP_CHUNKS
-    """INDEX_GROUP_CHUNKS: chunks embedded and upserted together."""
+    git_timeout_seconds: float = setting("INDEX_GIT_TIMEOUT_SECONDS", DEFAULT_GIT_TIMEOUT_SECONDS)
+    """Limit of each git command (fetch, ls-tree, cat-file)."""
+    group_chunks: int = setting("INDEX_GROUP_CHUNKS", DEFAULT_GROUP_CHUNKS)
+    """Chunks embedded and upserted together."""
     tokens: TokenLookup = field(default=no_tokens, repr=False)
     """Git hosting tokens by provider (read when a run needs one; never logged)."""
-    allow_local_repos: bool = False
-    """SEXTANT_ALLOW_LOCAL_REPOS: read repositories named by a local path (the embedded runtime's default)."""
-    symbol_blame: bool = True
-    """INDEX_SYMBOL_BLAME: date symbols by git blame where the history is on disk (see docs/indexing.md)."""
+    allow_local_repos: bool = setting(ALLOW_LOCAL_REPOS, False)
+    """Read repositories named by a local path (the embedded runtime's default)."""
+    symbol_blame: bool = setting("INDEX_SYMBOL_BLAME", True)
+    """Date symbols by git blame where the history is on disk (see docs/indexing.md)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> IndexerSettings:
@@ -79,15 +80,8 @@ class IndexerSettings:
                 max_bytes=env_int(env, "INDEX_MAX_TREE_BYTES", DEFAULT_MAX_TREE_BYTES),
             ),
         )
-        group = env_int(env, "INDEX_GROUP_CHUNKS", DEFAULT_GROUP_CHUNKS)
-        if group < 1 or rules.max_file_bytes < 1:
+        computed = {"mirrors_dir": mirrors_path(env), "store_path": default_store_path(env), "rules": rules}
+        settings = read_settings(cls, env, **computed)
+        if settings.group_chunks < 1 or rules.max_file_bytes < 1:
             raise ValueError("INDEX_GROUP_CHUNKS and INDEX_MAX_FILE_BYTES must be positive")
-        return cls(
-            mirrors_dir=mirrors_path(env),
-            store_path=default_store_path(env),
-            rules=rules,
-            git_timeout_seconds=env_float(env, "INDEX_GIT_TIMEOUT_SECONDS", DEFAULT_GIT_TIMEOUT_SECONDS),
-            group_chunks=group,
-            allow_local_repos=env_flag(env, ALLOW_LOCAL_REPOS),
-            symbol_blame=env_flag(env, "INDEX_SYMBOL_BLAME", default=True),
-        )
+        return settings

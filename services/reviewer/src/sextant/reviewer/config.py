@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from sextant.config import TokenLookup, env_flag, env_int, no_tokens
+from sextant.config import TokenLookup, no_tokens, read_settings, setting
 from sextant.gitsource.repo_reference import ALLOW_LOCAL_REPOS
 
 RETRIEVAL_LIMIT = 50
@@ -20,23 +20,15 @@ REVIEW_MAX_TOKENS = 4_096
 class ReviewerSettings:
     """What the reviewer needs; see .env.example."""
 
-    retrieval_limit: int = RETRIEVAL_LIMIT
-    """REVIEW_RETRIEVAL_LIMIT."""
-    query_max_chars: int = QUERY_MAX_CHARS
-    """REVIEW_QUERY_MAX_CHARS."""
-    max_tokens: int = REVIEW_MAX_TOKENS
-    """REVIEW_MAX_TOKENS."""
+    retrieval_limit: int = setting("REVIEW_RETRIEVAL_LIMIT", RETRIEVAL_LIMIT)
+    query_max_chars: int = setting("REVIEW_QUERY_MAX_CHARS", QUERY_MAX_CHARS)
+    max_tokens: int = setting("REVIEW_MAX_TOKENS", REVIEW_MAX_TOKENS)
     tokens: TokenLookup = field(default=no_tokens, repr=False)
     """Git hosting tokens by provider, for when a diff must be computed from refs."""
-    allow_local_repos: bool = False
-    """SEXTANT_ALLOW_LOCAL_REPOS: read repositories named by a local path (the embedded runtime's default)."""
+    allow_local_repos: bool = setting(ALLOW_LOCAL_REPOS, False)
+    """Read repositories named by a local path (the embedded runtime's default)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> ReviewerSettings:
         """Read the settings from environment variables."""
-        return cls(
-            retrieval_limit=env_int(env, "REVIEW_RETRIEVAL_LIMIT", RETRIEVAL_LIMIT),
-            query_max_chars=env_int(env, "REVIEW_QUERY_MAX_CHARS", QUERY_MAX_CHARS),
-            max_tokens=env_int(env, "REVIEW_MAX_TOKENS", REVIEW_MAX_TOKENS),
-            allow_local_repos=env_flag(env, ALLOW_LOCAL_REPOS),
-        )
+        return read_settings(cls, env)
