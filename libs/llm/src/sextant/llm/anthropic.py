@@ -6,8 +6,8 @@ from typing import Any
 
 import httpx
 
+from sextant.llm.chat_model import HostedChatModel
 from sextant.llm.completion import Completion, LanguageModelError
-from sextant.llm.endpoint import ProviderEndpoint
 from sextant.llm.http_retry import RetryPolicy
 from sextant.llm.usage import token_count
 
@@ -17,8 +17,10 @@ ANTHROPIC_VERSION = "2023-06-01"
 DEFAULT_TIMEOUT_SECONDS = 120.0
 
 
-class AnthropicModel:
+class AnthropicModel(HostedChatModel):
     """Calls POST {base_url}/v1/messages with an `x-api-key` header."""
+
+    path = "/v1/messages"
 
     def __init__(
         self,
@@ -44,48 +46,22 @@ class AnthropicModel:
         """
         if not api_key:
             raise ValueError("api_key is required")
-        self.provider = "anthropic"
-        self.model = model
-        self._api_key = api_key
-        self._endpoint = ProviderEndpoint(
-            provider=self.provider,
-            base_url=base_url,
-            timeout=timeout,
-            retry=retry or RetryPolicy(),
-            secrets=(api_key,),
+        super().__init__(
+            "anthropic", model, base_url, timeout=timeout, retry=retry, secrets=(api_key,), temperature=temperature,
             http_client=http_client,
-        )
-        self._temperature = temperature
+        )  # fmt: skip
+        self._api_key = api_key
 
-    def __repr__(self) -> str:
-        return f"AnthropicModel(model={self.model!r}, base_url={self._endpoint.base_url!r})"
-
-    async def complete(self, *, system: str, prompt: str, max_tokens: int) -> Completion:
-        """Send one Messages request and return its text and usage.
-
-        Args:
-            system: System prompt.
-            prompt: The user message.
-            max_tokens: Output token cap.
-
-        Returns:
-            The completion.
-
-        Raises:
-            LanguageModelError: when the call fails after bounded retries or the answer is malformed.
-        """
-        if max_tokens < 1:
-            raise ValueError("max_tokens must be positive")
-        body: dict[str, Any] = {
+    def _body(self, system: str, prompt: str, max_tokens: int) -> dict[str, Any]:
+        return {
             "model": self.model,
             "max_tokens": max_tokens,
             "system": system,
             "messages": [{"role": "user", "content": prompt}],
         }
-        if self._temperature is not None:
-            body["temperature"] = self._temperature
-        headers = {"x-api-key": self._api_key, "anthropic-version": ANTHROPIC_VERSION}
-        return self._parse(await self._endpoint.complete("/v1/messages", body, headers))
+
+    def _headers(self) -> dict[str, str]:
+        return {"x-api-key": self._api_key, "anthropic-version": ANTHROPIC_VERSION}
 
     def _parse(self, answer: Any) -> Completion:
         if not isinstance(answer, dict) or not isinstance(answer.get("content"), list):

@@ -7,8 +7,8 @@ from typing import Any, Literal
 
 import httpx
 
+from sextant.llm.chat_model import HostedChatModel
 from sextant.llm.completion import Completion, LanguageModelError
-from sextant.llm.endpoint import ProviderEndpoint
 from sextant.llm.http_retry import RetryPolicy
 from sextant.llm.usage import token_count
 
@@ -22,12 +22,17 @@ MaxTokensField = Literal["max_tokens", "max_completion_tokens"]
 _LEADING_THINK_BLOCK = re.compile(r"\A\s*<think>.*?</think>\s*", re.DOTALL)
 
 
-class OpenAICompatibleModel:
+class OpenAICompatibleModel(HostedChatModel):
     """Calls POST {base_url}/chat/completions; the base URL includes the version, as in OpenAI's SDK.
+
+    The system prompt goes as the first, "system" message; a leading `<think>…</think>` block is removed
+    from the answer's text.
 
     Examples of base URLs: `https://api.openai.com/v1`, `http://localhost:11434/v1` (Ollama),
     `http://localhost:8000/v1` (vLLM), `http://localhost:1234/v1` (LM Studio).
     """
+
+    path = "/chat/completions"
 
     def __init__(
         self,
@@ -56,48 +61,22 @@ class OpenAICompatibleModel:
         """
         if not model:
             raise ValueError("model is required")
-        self.provider = "openai-compatible"
-        self.model = model
+        super().__init__(
+            "openai-compatible", model, base_url, timeout=timeout, retry=retry, secrets=(api_key,) if api_key else (),
+            temperature=temperature, http_client=http_client,
+        )  # fmt: skip
         self._api_key = api_key or None
-        self._endpoint = ProviderEndpoint(
-            provider=self.provider,
-            base_url=base_url,
-            timeout=timeout,
-            retry=retry or RetryPolicy(),
-            secrets=(self._api_key,) if self._api_key else (),
-            http_client=http_client,
-        )
-        self._temperature = temperature
         self._max_tokens_field = max_tokens_field
 
-    def __repr__(self) -> str:
-        return f"OpenAICompatibleModel(model={self.model!r}, base_url={self._endpoint.base_url!r})"
-
-    async def complete(self, *, system: str, prompt: str, max_tokens: int) -> Completion:
-        """Send one Chat Completions request and return its text and usage.
-
-        Args:
-            system: System prompt (sent as the first, "system" message).
-            prompt: The user message.
-            max_tokens: Output token cap.
-
-        Returns:
-            The completion (a leading `<think>…</think>` block is removed from the text).
-
-        Raises:
-            LanguageModelError: when the call fails after bounded retries or the answer is malformed.
-        """
-        if max_tokens < 1:
-            raise ValueError("max_tokens must be positive")
-        body: dict[str, Any] = {
+    def _body(self, system: str, prompt: str, max_tokens: int) -> dict[str, Any]:
+        return {
             "model": self.model,
             "messages": [{"role": "system", "content": system}, {"role": "user", "content": prompt}],
             self._max_tokens_field: max_tokens,
         }
-        if self._temperature is not None:
-            body["temperature"] = self._temperature
-        headers = {"authorization": f"Bearer {self._api_key}"} if self._api_key else {}
-        return self._parse(await self._endpoint.complete("/chat/completions", body, headers))
+
+    def _headers(self) -> dict[str, str]:
+        return {"authorization": f"Bearer {self._api_key}"} if self._api_key else {}
 
     def _parse(self, answer: Any) -> Completion:
         choices = answer.get("choices") if isinstance(answer, dict) else None
