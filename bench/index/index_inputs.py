@@ -1,12 +1,16 @@
-"""What both index benchmarks feed the pipeline: the request events of a run, and the chunks at head."""
+"""What the benchmarks feed the indexer: a run's request events (recency skipped or scanned), the chunks at head."""
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Iterable, Mapping
 
+import msgspec
+
 from sextant.contracts import FileRecencyComputed, RepoRef, RepoUpdated, event_id_for, utc_now_iso
+from sextant.gitsource.access import RepoSource
 from sextant.gitsource.mirror import TreeEntry
+from sextant.gitsource.recency import scan_recency
 from sextant.indexer import DiscoveryRules
 from sextant.indexer.discovery import content_skip_reason
 from sextant.parsing import Chunk, build_chunks, decode_source
@@ -27,6 +31,12 @@ def request_for(url: str, run_id: str) -> tuple[RepoUpdated, FileRecencyComputed
         status="skipped",
     )
     return request, recency
+
+
+def scanned_request_for(url: str, run_id: str) -> tuple[RepoUpdated, FileRecencyComputed]:
+    """A full-index request for `url` and its recency answer from a real scan (every file's date)."""
+    request, skipped = request_for(url, run_id)
+    return request, msgspec.structs.replace(skipped, status="computed", dates=scan_recency(RepoSource(url=url)).dates)
 
 
 def head_chunks(

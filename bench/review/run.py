@@ -18,17 +18,16 @@ import argparse
 import asyncio
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 from sextant.chunkstore import collection_name
 from sextant.chunkstore.edge_store import EdgeChunkStore
-from sextant.contracts import FileRecencyComputed, RepoRef, RepoUpdated, event_id_for, utc_now_iso
+from sextant.contracts import RepoRef
 from sextant.embedding import LocalMiniLM, SparseEncoder
-from sextant.gitsource.access import RepoSource
 from sextant.gitsource.mirror import RepoMirror
-from sextant.gitsource.recency import scan_recency
 from sextant.indexer import IndexerDeps, IndexerSettings, index_repository
 from sextant.rerank import LocalReranker
 from sextant.reviewer.config import QUERY_MAX_CHARS, RETRIEVAL_LIMIT
@@ -36,6 +35,9 @@ from sextant.reviewer.diff_reading import read_diff
 from sextant.reviewer.prompt import build_review_prompt
 from sextant.reviewer.recency_context import apply_recency_to_context
 from sextant.reviewer.retrieval import build_query, retrieve
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "index"))
+from index_inputs import scanned_request_for
 
 
 def recent_diffs(repo: Path, count: int) -> list[tuple[str, str]]:
@@ -63,22 +65,13 @@ async def index(repo: Path, home: Path, model: LocalMiniLM) -> tuple[EdgeChunkSt
     settings = IndexerSettings(mirrors_dir=home / "mirrors", store_path=home / "qdrant")
     store = EdgeChunkStore(settings.store_path, collection_name(model.model_id, model.dimension), model.dimension)
     deps = IndexerDeps(settings=settings, store=store, embedder=model, mirrors=RepoMirror(settings.mirrors_dir))
-    url = str(repo)
-    ref = RepoRef.for_url(url)
-    request = RepoUpdated(
-        event_id=event_id_for(RepoUpdated, "bench"), run_id="bench", occurred_at=utc_now_iso(), repo=ref
-    )
-    scan = scan_recency(RepoSource(url=url))
-    recency = FileRecencyComputed(
-        event_id="r", run_id="bench", occurred_at=utc_now_iso(), repo=ref, request=request, status="computed",
-        dates=scan.dates,
-    )  # fmt: skip
+    request, recency = scanned_request_for(str(repo), "bench")
     started = time.perf_counter()
     result = await index_repository(request, recency, deps)
     print(
         f"indexed {result.files_seen} files, {result.chunks_upserted} chunks in {time.perf_counter() - started:.1f} s"
     )
-    return store, ref
+    return store, request.repo
 
 
 async def main(args: argparse.Namespace) -> None:

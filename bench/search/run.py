@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import json
 import statistics
+import sys
 import tempfile
 import time
 from collections import defaultdict
@@ -26,14 +27,15 @@ from typing import Any
 
 from sextant.chunkstore import collection_name
 from sextant.chunkstore.edge_store import EdgeChunkStore
-from sextant.contracts import FileRecencyComputed, RepoRef, RepoUpdated, event_id_for, utc_now_iso
+from sextant.contracts import RepoRef
 from sextant.embedding import LocalMiniLM, SparseEncoder
-from sextant.gitsource.access import RepoSource
 from sextant.gitsource.mirror import RepoMirror
-from sextant.gitsource.recency import scan_recency
 from sextant.indexer import IndexerDeps, IndexerSettings, index_repository
 from sextant.reviewer.recency_context import DOC_HEADER_NOTE
 from sextant.search import CodeSearcher, SearchMode, SearchRequest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "index"))
+from index_inputs import scanned_request_for
 
 QUERIES = Path(__file__).with_name("queries.json")
 TOP = 10
@@ -44,19 +46,13 @@ TIMING_ROUNDS = 3
 async def index(name: str, repo: Path, store: EdgeChunkStore, model: LocalMiniLM, home: Path) -> RepoRef:
     settings = IndexerSettings(mirrors_dir=home / "mirrors", store_path=home / "qdrant", allow_local_repos=True)
     deps = IndexerDeps(settings=settings, store=store, embedder=model, mirrors=RepoMirror(settings.mirrors_dir))
-    ref = RepoRef.for_url(str(repo))
-    request = RepoUpdated(event_id=event_id_for(RepoUpdated, name), run_id=name, occurred_at=utc_now_iso(), repo=ref)
-    scan = scan_recency(RepoSource(url=str(repo)))
-    recency = FileRecencyComputed(
-        event_id=f"r-{name}", run_id=name, occurred_at=utc_now_iso(), repo=ref, request=request, status="computed",
-        dates=scan.dates,
-    )  # fmt: skip
+    request, recency = scanned_request_for(str(repo), name)
     started = time.perf_counter()
     result = await index_repository(request, recency, deps)
     print(
         f"{name}: {result.files_seen} files, {result.chunks_upserted} chunks in {time.perf_counter() - started:.0f} s"
     )
-    return ref
+    return request.repo
 
 
 async def indexed_key(name: str, repo: Path, store: EdgeChunkStore, model: LocalMiniLM, home: Path) -> str:

@@ -7,6 +7,7 @@ response from stream"). These tests pin the two halves of the fix on a real serv
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -32,27 +33,30 @@ class RecordingBroker(NatsBroker):
         return await super().publish(*args, **kwargs)
 
 
-async def test_an_event_is_published_with_our_ack_timeout_not_the_half_second_default(nats_url: str) -> None:
+@pytest.fixture
+async def recorded(nats_url: str) -> AsyncIterator[tuple[RecordingBroker, Bus]]:
+    """A recording broker and the connected Bus over it (closed after the test)."""
     broker = RecordingBroker(nats_url)
     broker.timeouts = []
     bus = Bus(broker)
     await bus.connect()
-    try:
-        assert await bus.publish(repo_updated("run-ack"))
-    finally:
-        await bus.close()
+    yield broker, bus
+    await bus.close()
+
+
+async def test_an_event_is_published_with_our_ack_timeout_not_the_half_second_default(
+    recorded: tuple[RecordingBroker, Bus],
+) -> None:
+    broker, bus = recorded
+    assert await bus.publish(repo_updated("run-ack"))
     assert broker.timeouts == [PUBLISH_ACK_TIMEOUT_SECONDS]
     assert PUBLISH_ACK_TIMEOUT_SECONDS > 0.5
 
 
-async def test_a_subject_no_stream_answers_is_tried_a_bounded_number_of_times_then_raises(nats_url: str) -> None:
-    broker = RecordingBroker(nats_url)
-    broker.timeouts = []
-    bus = Bus(broker)
-    await bus.connect()
-    try:
-        with pytest.raises(NoStreamResponseError):
-            await publish_acknowledged(broker, b"{}", "outside.any.stream", {"Nats-Msg-Id": "x"})
-    finally:
-        await bus.close()
+async def test_a_subject_no_stream_answers_is_tried_a_bounded_number_of_times_then_raises(
+    recorded: tuple[RecordingBroker, Bus],
+) -> None:
+    broker, _ = recorded
+    with pytest.raises(NoStreamResponseError):
+        await publish_acknowledged(broker, b"{}", "outside.any.stream", {"Nats-Msg-Id": "x"})
     assert len(broker.timeouts) == PUBLISH_ATTEMPTS

@@ -1,6 +1,6 @@
 """The composition root: what each service declares, the adapters it is built from, and hosting it."""
 
-from sextant.bootstrap.adapters import UNSET, Adapters, bootstrap
+from sextant.bootstrap.adapters import UNSET, Adapters, bootstrap, service_deps
 from sextant.bootstrap.declaration import (
     ENTRY_POINT_GROUP,
     AnyDeclaration,
@@ -36,5 +36,6 @@ __all__ = [
     "pipeline_order",
     "result_stages",
     "run_declared_service",
+    "service_deps",
     "service_spec",
 ]

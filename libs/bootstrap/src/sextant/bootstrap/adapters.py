@@ -9,9 +9,10 @@ Tests pass fakes through the same door as keyword overrides.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Mapping
 from functools import cached_property
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from sextant.config import TokenLookup, env_float, mirrors_path, token_lookup
 
@@ -24,6 +25,9 @@ if TYPE_CHECKING:
 
 GIT_TIMEOUT_VARIABLE = "INDEX_GIT_TIMEOUT_SECONDS"
 """Limit of each git command the shared mirror cache runs (fetch, ls-tree, cat-file, diff)."""
+
+
+D = TypeVar("D")
 
 
 class _Unset:
@@ -111,6 +115,27 @@ class Adapters:
 
 
 ADAPTER_NAMES: Final = frozenset({"embedder", "store", "sparse", "model", "reranker", "mirrors", "tokens"})
+
+
+def service_deps(deps_type: type[D], settings: Any, adapters: Adapters, **adapter_for: str) -> D:
+    """A service's dependencies: each field named like an adapter takes that adapter, ``settings`` the
+    service's settings with the adapters' token lookup in their ``tokens``.
+
+    Args:
+        deps_type: The service's dependencies dataclass (a ``settings`` field and adapter fields).
+        settings: The service's settings (a dataclass with a ``tokens`` field).
+        adapters: The process's shared adapters (only those the service names are built).
+        **adapter_for: Fields named otherwise than their adapter, such as ``mirror="mirrors"``.
+
+    Returns:
+        The dependencies; fields that are no adapter keep their defaults.
+    """
+    values: dict[str, Any] = {"settings": dataclasses.replace(settings, tokens=adapters.tokens)}
+    for field in dataclasses.fields(deps_type):  # type: ignore[arg-type]
+        adapter = adapter_for.get(field.name, field.name)
+        if adapter in ADAPTER_NAMES and field.name not in values:
+            values[field.name] = getattr(adapters, adapter)
+    return deps_type(**values)
 
 
 def bootstrap(

@@ -6,9 +6,10 @@ import hashlib
 
 from nats.js import JetStreamContext
 from nats.js.api import ObjectStoreConfig, StorageType
-from nats.js.errors import BucketNotFoundError, NotFoundError
+from nats.js.errors import NotFoundError
 from nats.js.object_store import ObjectStore
 
+from sextant.bus.buckets import LazyBucket
 from sextant.bus.settings import CLAIM_BUCKET
 
 
@@ -37,25 +38,15 @@ class ClaimCheck:
         ttl_seconds: float | None = None,
         replicas: int = 1,
     ) -> None:
-        self._js = js
-        self._bucket_name = bucket
-        self._ttl_seconds = ttl_seconds
-        self._replicas = replicas
-        self._store: ObjectStore | None = None
-
-    async def _bucket(self) -> ObjectStore:
-        if self._store is None:
-            try:
-                self._store = await self._js.object_store(self._bucket_name)
-            except BucketNotFoundError:
-                config = ObjectStoreConfig(storage=StorageType.FILE, ttl=self._ttl_seconds, replicas=self._replicas)
-                self._store = await self._js.create_object_store(self._bucket_name, config=config)
-        return self._store
+        config = ObjectStoreConfig(storage=StorageType.FILE, ttl=ttl_seconds, replicas=replicas)
+        self._bucket: LazyBucket[ObjectStore] = LazyBucket(
+            lambda: js.object_store(bucket), lambda: js.create_object_store(bucket, config=config)
+        )
 
     async def put(self, body: bytes) -> str:
         """Store a body and return its claim (the object name: a content hash, so retries are idempotent)."""
         name = hashlib.sha256(body).hexdigest()
-        store = await self._bucket()
+        store = await self._bucket.get()
         await store.put(name, body)
         return name
 
@@ -65,7 +56,7 @@ class ClaimCheck:
         Raises:
             MissingClaimError: when the object is gone (a permanent condition, not worth a retry).
         """
-        store = await self._bucket()
+        store = await self._bucket.get()
         try:
             result = await store.get(claim)
         except NotFoundError as error:  # ObjectNotFoundError and a vanished bucket both land here

@@ -24,9 +24,10 @@ from pathlib import Path
 
 from nats.js import JetStreamContext
 from nats.js.api import KeyValueConfig, StorageType
-from nats.js.errors import BucketNotFoundError, KeyNotFoundError, KeyWrongLastSequenceError
+from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
 from nats.js.kv import KeyValue
 
+from sextant.bus.buckets import LazyBucket
 from sextant.bus.delivery import DeliveryAbandoned
 
 logger = logging.getLogger(__name__)
@@ -55,25 +56,13 @@ class Leases:
     """Acquire leases in the bus's key-value bucket (created on first use)."""
 
     def __init__(self, js: JetStreamContext, *, replicas: int = 1, ttl_seconds: float = LEASE_SECONDS) -> None:
-        self._js = js
-        self._replicas = replicas
         self._ttl_seconds = ttl_seconds
-        self._kv: KeyValue | None = None
-
-    async def _bucket(self) -> KeyValue:
-        if self._kv is None:
-            try:
-                self._kv = await self._js.key_value(LEASE_BUCKET)
-            except BucketNotFoundError:
-                config = KeyValueConfig(
-                    bucket=LEASE_BUCKET,
-                    history=1,
-                    ttl=self._ttl_seconds,
-                    storage=StorageType.FILE,
-                    replicas=self._replicas,
-                )
-                self._kv = await self._js.create_key_value(config=config)
-        return self._kv
+        config = KeyValueConfig(
+            bucket=LEASE_BUCKET, history=1, ttl=ttl_seconds, storage=StorageType.FILE, replicas=replicas
+        )
+        self._bucket: LazyBucket[KeyValue] = LazyBucket(
+            lambda: js.key_value(LEASE_BUCKET), lambda: js.create_key_value(config=config)
+        )
 
     @contextlib.asynccontextmanager
     async def hold(self, name: str, *, stopping: asyncio.Event | None = None) -> AsyncIterator[Lease]:
@@ -89,7 +78,7 @@ class Leases:
         Raises:
             DeliveryAbandoned: when ``stopping`` is set while waiting.
         """
-        kv = await self._bucket()
+        kv = await self._bucket.get()
         key = lease_key(name)
         holder = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]} {process_identity()}"
         lease = Lease(name=name, holder=holder, revision=await _acquire(kv, key, holder, stopping))

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
-from sextant.bootstrap import Adapters
+from sextant.bootstrap import Adapters, service_deps
 from sextant.chunkstore import ChunkStore
 from sextant.embedding import DenseEmbedder, SparseEncoder
 from sextant.gitsource.mirror import RepoMirror
@@ -47,10 +47,4 @@ class IndexerDeps:
         Returns:
             The dependencies; the settings carry the adapters' token lookup.
         """
-        return cls(
-            settings=replace(settings, tokens=adapters.tokens),
-            store=adapters.store,
-            embedder=adapters.embedder,
-            mirrors=adapters.mirrors,
-            sparse=adapters.sparse,
-        )
+        return service_deps(cls, settings, adapters)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from sextant.bootstrap import Adapters
+from sextant.bootstrap import Adapters, service_deps
 from sextant.chunkstore import ChunkStore
 from sextant.embedding import DenseEmbedder, SparseEncoder
 from sextant.gitsource.mirror import RepoMirror
@@ -36,12 +36,4 @@ class ReviewerDeps:
         Returns:
             The dependencies; the settings carry the adapters' token lookup.
         """
-        return cls(
-            settings=replace(settings, tokens=adapters.tokens),
-            store=adapters.store,
-            embedder=adapters.embedder,
-            sparse=adapters.sparse,
-            reranker=adapters.reranker,
-            model=adapters.model,
-            mirror=adapters.mirrors,
-        )
+        return service_deps(cls, settings, adapters, mirror="mirrors")
