@@ -57,9 +57,11 @@ class DiesAfterCalls:
         return getattr(self.inner, name)
 
 
-def write_big_module(repo: Any, name: str, functions: int) -> None:
-    body = "".join(f"def {name}_{n}(x):\n    return x + {n}\n\n\n" for n in range(functions))
-    repo.write(f"pkg/{name}.py", body)
+def commit_modules(repo: Any, **functions: int) -> None:
+    """Commit ("seed") one module ``pkg/<name>.py`` per keyword, with that many small functions."""
+    for name, count in functions.items():
+        repo.write(f"pkg/{name}.py", "".join(f"def {name}_{n}(x):\n    return x + {n}\n\n\n" for n in range(count)))
+    repo.commit("seed")
 
 
 def ids_by_path(harness: Any) -> dict[str, frozenset[str]]:
@@ -70,9 +72,7 @@ def ids_by_path(harness: Any) -> dict[str, frozenset[str]]:
 async def test_a_file_cut_short_between_batches_is_rewritten_whole(
     build_harness: Any, hashing_embedder: Any, git_repo: Any, retry_same_run: bool
 ) -> None:
-    write_big_module(git_repo, "alpha", 30)
-    write_big_module(git_repo, "beta", 5)
-    git_repo.commit("seed")
+    commit_modules(git_repo, alpha=30, beta=5)
     reference = build_harness(hashing_embedder)
     await reference.run()
     expected = ids_by_path(reference)
@@ -101,8 +101,7 @@ async def test_a_file_cut_short_between_batches_is_rewritten_whole(
 async def test_a_later_batch_rejected_then_retried_heals_a_changed_file(
     build_harness: Any, hashing_embedder: Any, git_repo: Any
 ) -> None:
-    write_big_module(git_repo, "alpha", 30)
-    git_repo.commit("seed")
+    commit_modules(git_repo, alpha=30)
     harness = build_harness(hashing_embedder)
     await harness.run()
     body = "".join(f"def alpha_{n}(x):\n    return -x + {n}\n\n\n" for n in range(24))
@@ -126,8 +125,7 @@ async def test_a_later_batch_rejected_then_retried_heals_a_changed_file(
 async def test_a_dense_pass_killed_half_way_is_finished_without_embedding_anything_twice(
     harness: Any, hashing_embedder: Any, git_repo: Any
 ) -> None:
-    write_big_module(git_repo, "alpha", 40)
-    git_repo.commit("seed")
+    commit_modules(git_repo, alpha=40)
     indexed = await harness.run()
     total = indexed.chunks_upserted
 

@@ -140,14 +140,5 @@ def repo_updated_from_json(data: bytes) -> RepoUpdated:
         raise RequestError(f"the JSON request has the wrong shape: {error}") from None
     except msgspec.DecodeError as error:
         raise RequestError(f"the JSON request is not valid JSON ({error})") from None
-    return build_repo_updated(
-        request.url,
-        provider=request.provider,
-        branch=request.branch,
-        head_sha=request.head_sha,
-        head_commit_date=request.head_commit_date,
-        changed_paths=request.changed_paths,
-        removed_paths=request.removed_paths,
-        force=request.force,
-        run_id=request.run_id,
-    )
+    fields = msgspec.structs.asdict(request)  # the file's fields are build_repo_updated's keywords
+    return build_repo_updated(fields.pop("url"), **fields)
