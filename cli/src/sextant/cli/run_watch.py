@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Callable
 from typing import TypeVar
@@ -10,6 +11,7 @@ from sextant.bootstrap import result_stages
 from sextant.bus import Bus, Progress, RunFailedError, RunStalledError
 from sextant.bus import await_result as wait_for_result
 from sextant.cli.describe import summarize
+from sextant.cli.progress_bars import LiveBars
 from sextant.contracts import AnyEvent, Event, event_name
 
 __all__ = ["RunFailedError", "RunStalledError", "await_result", "print_stage"]
@@ -26,32 +28,6 @@ its progress reports count as news."""
 def print_stage(event: AnyEvent) -> None:
     """The default progress line: the event name and what it says."""
     print(f"  {event_name(type(event)):<19} {summarize(event)}", file=sys.stderr)  # noqa: T201
-
-
-class _ProgressLine:
-    """Whether a progress bar is on screen (it must be cleared before a stage line), and which
-    stages have already reported their result (late progress reports of those are ignored)."""
-
-    drawn = False
-    finished: set[str] = set()  # noqa: RUF012 — process-wide display state of one CLI command
-
-
-def _clear_progress() -> None:
-    if _ProgressLine.drawn:
-        print("\r\033[K", end="", file=sys.stderr)  # noqa: T201
-        _ProgressLine.drawn = False
-
-
-def _print_progress(progress: Progress) -> None:
-    if progress.stage in _ProgressLine.finished:
-        return
-    width = 30
-    filled = int(width * progress.done / progress.total) if progress.total else 0
-    bar = "#" * filled + "-" * (width - filled)
-    detail = f" {progress.detail}" if progress.detail else ""
-    line = f"\r  {progress.stage:<19} [{bar}] {progress.done}/{progress.total} {progress.unit}{detail}"
-    print(line[:160], end="", file=sys.stderr, flush=True)  # noqa: T201
-    _ProgressLine.drawn = True
 
 
 async def await_result(
@@ -75,19 +51,18 @@ async def await_result(
         quiet_seconds: Give up after this many seconds without news of the run (None: never).
     """
 
-    def on_run_event(event: AnyEvent) -> None:
-        _clear_progress()
-        _ProgressLine.finished.add(result_stages().get(event_name(type(event)), ""))
-        on_event(event)
+    with LiveBars() if show_progress else contextlib.nullcontext() as bars:
 
-    try:
+        def on_run_event(event: AnyEvent) -> None:
+            if bars is not None:
+                bars.finish(result_stages().get(event_name(type(event)), ""))
+            on_event(event)
+
         return await wait_for_result(
             bus,
             request,
             result_type,
             on_event=on_run_event,
-            on_progress=_print_progress if show_progress else progress_lines,
+            on_progress=bars.on_progress if bars is not None else progress_lines,
             quiet_seconds=quiet_seconds,
         )
-    finally:
-        _clear_progress()
