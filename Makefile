@@ -34,7 +34,7 @@ test: lint
 
 # The edit-test loop: no lint, no real servers, no processes of ours, no model (markers in pyproject.toml).
 test-fast:
-	TMPDIR=$(FAST_TMPDIR) $(UV) run --no-sync pytest -q -n 2 -m "$(FAST_MARKERS)" \
+	TMPDIR=$(FAST_TMPDIR) $(UV) run --no-sync pytest -q -n 3 -m "$(FAST_MARKERS)" \
 		-o tmp_path_retention_policy=failed --hypothesis-profile=fast $(PYTEST_ARGS)
 
 run: sync
