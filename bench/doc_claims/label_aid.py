@@ -16,25 +16,14 @@ Alarms of other kinds pass through with the doc line's text and date added, to b
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
-import subprocess
 import sys
 from functools import cache
-from pathlib import Path
+
+from doc_mining import git, jsonl_rows_and_mirrors, mirror_git_dir
 
 _DEFINED = re.compile(r"defined in (?P<path>[^:\s]+):(?P<line>\d+) \((?P<type>\w+) (?P<name>[\w.]+)\)")
-
-
-@cache
-def _mirror(mirrors: str, repo: str) -> str:
-    return str(Path(mirrors) / repo.replace("/", "+") / "repo")
-
-
-def git(git_dir: str, *args: str) -> str:
-    result = subprocess.run(["git", "--git-dir", git_dir, *args], capture_output=True, check=False)
-    return result.stdout.decode("utf-8", "replace")
 
 
 @cache
@@ -72,7 +61,7 @@ def find_declaration(lines: list[str], name: str) -> str | None:
 
 
 def aid(row: dict[str, object], mirrors: str) -> dict[str, object]:
-    git_dir = _mirror(mirrors, str(row["repo"]))
+    git_dir = mirror_git_dir(mirrors, str(row["repo"]))
     commit, doc, line = str(row["commit"]), str(row["doc"]), int(str(row["line"]))
     when, sha = blame_time(git_dir, commit, doc, line)
     row["doc_line_text"] = file_at(git_dir, commit, doc)[line - 1].strip()[:240] if line > 0 else ""
@@ -92,13 +81,9 @@ def aid(row: dict[str, object], mirrors: str) -> dict[str, object]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("alarms", type=Path)
-    parser.add_argument("--mirrors", default="/work/.mirror")
-    args = parser.parse_args()
-    for raw in args.alarms.read_text().splitlines():
-        if raw.strip():
-            print(json.dumps(aid(json.loads(raw), args.mirrors)), flush=True)
+    alarms, mirrors = jsonl_rows_and_mirrors("alarms")
+    for alarm in alarms:
+        print(json.dumps(aid(alarm, mirrors)), flush=True)
     return 0
 
 

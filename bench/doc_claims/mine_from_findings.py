@@ -15,48 +15,36 @@ label (see README.md).
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
-import subprocess
 import sys
-from pathlib import Path
+
+from doc_mining import doc_changed_by, git_run, jsonl_rows_and_mirrors, mirror_git_dir
 
 CODE_SPECS = ["*.py", "*.go", "*.js", "*.mjs", "*.cjs", "*.ts", "*.pyi"]
 _LEAF = re.compile(r"[A-Za-z_][\w-]*$")
 
 
-def git(git_dir: str, *args: str) -> tuple[int, str]:
-    result = subprocess.run(["git", "--git-dir", git_dir, *args], capture_output=True, check=False)
-    return result.returncode, result.stdout.decode("utf-8", "replace")
-
-
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("findings", type=Path)
-    parser.add_argument("--mirrors", default="/work/.mirror")
-    args = parser.parse_args()
-    for raw in args.findings.read_text().splitlines():
-        row = json.loads(raw)
+    findings, mirrors = jsonl_rows_and_mirrors("findings")
+    for row in findings:
         if row["status"] == "verified" or row["kind"] in {"path", "cli"}:
             continue
-        ref = row["ref"].strip("`()*:")
+        ref = str(row["ref"]).strip("`()*:")
         found = _LEAF.search(ref.rsplit(".", 1)[-1].lstrip("-"))
         if not found or len(found.group(0)) < 4:
             continue
         leaf = found.group(0)
-        git_dir = str(Path(args.mirrors) / row["repo"].replace("/", "+") / "repo")
-        commit = row["commit"]
-        code, _ = git(git_dir, "grep", "-q", "-w", "-F", leaf, commit, "--", *CODE_SPECS)
+        git_dir = mirror_git_dir(mirrors, str(row["repo"]))
+        commit = str(row["commit"])
+        code, _ = git_run(git_dir, "grep", "-q", "-w", "-F", leaf, commit, "--", *CODE_SPECS)
         if code == 0:
             continue
-        _, history = git(git_dir, "log", "-S", leaf, "--format=%h %cs %s", "-n2", commit, "--", *CODE_SPECS)
+        _, history = git_run(git_dir, "log", "-S", leaf, "--format=%h %cs %s", "-n2", commit, "--", *CODE_SPECS)
         if not history.strip():
             continue
-        _, later = git(
-            git_dir, "log", "--format=%h %cs %s", "--reverse", f"{commit}..HEAD", "-S", leaf, "--", row["doc"]
-        )
-        row.update({"leaf": leaf, "code_history": history.strip(), "doc_changed_by": later.split("\n", 1)[0]})
+        later = doc_changed_by(git_dir, commit, leaf, str(row["doc"]))
+        row.update({"leaf": leaf, "code_history": history.strip(), "doc_changed_by": later})
         print(json.dumps(row), flush=True)
     return 0
 

@@ -17,25 +17,19 @@ doc-local example name?) before it becomes a label (see README.md).
 from __future__ import annotations
 
 import argparse
-import json
 import re
-import subprocess
 import sys
+
+from doc_mining import git, git_run, print_doc_lines_naming
 
 CODE_SPECS = ["*.py", "*.go", "*.js", "*.mjs", "*.cjs", "*.ts"]
 DOC_SPECS = ["*.md", "*.rst", "*.markdown"]
-_HISTORY_DOC = re.compile(r"(?i)(^|/)(changes|changelog|history|news|release|upgrad|migrat|whatsnew)[^/]*$")
 _SAMPLE_PATH = re.compile(r"(^|/)(docs?|examples?|tests?|testing|bench\w*|docs_src|__tests__|testdata)/|_test\.go$")
 _DEFINITION = re.compile(
     r"^-\s*(?:async\s+def|def|class|func(?:\s*\([^)]*\))?|type|function|export\s+function|export\s+class)\s+"
     r"([A-Za-z_]\w{3,})"
     r"|^-\s*(?:[a-z]\w*\.)+([A-Za-z_]\w{3,})\s*=\s*function"
 )
-
-
-def git(git_dir: str, *args: str) -> str:
-    result = subprocess.run(["git", "--git-dir", git_dir, *args], capture_output=True, check=False)
-    return result.stdout.decode("utf-8", "replace")
 
 
 def removed_definitions(git_dir: str, commit: str, since: str) -> dict[str, str]:
@@ -77,29 +71,11 @@ def main() -> int:
     args = parser.parse_args()
     git_dir, commit = args.git_dir, args.commit
     for name, removal in sorted(removed_definitions(git_dir, commit, args.since).items()):
-        still = subprocess.run(
-            ["git", "--git-dir", git_dir, "grep", "-q", "-w", "-F", name, commit, "--", *CODE_SPECS],
-            capture_output=True,
-            check=False,
-        )
-        if still.returncode == 0:
+        still, _ = git_run(git_dir, "grep", "-q", "-w", "-F", name, commit, "--", *CODE_SPECS)
+        if still == 0:
             continue
-        hits = git(git_dir, "grep", "-n", "-w", "-F", name, commit, "--", *DOC_SPECS)
-        for hit in hits.splitlines():
-            _rev, doc, line_no, text = hit.split(":", 3)
-            if _HISTORY_DOC.search(doc):
-                continue
-            later = git(git_dir, "log", "--format=%h %cs %s", "--reverse", f"{commit}..HEAD", "-S", name, "--", doc)
-            row = {
-                "state": commit,
-                "doc": doc,
-                "line": int(line_no),
-                "name": name,
-                "removed_from_code_by": removal,
-                "doc_changed_by": later.split("\n", 1)[0],
-                "text": text.strip()[:220],
-            }
-            print(json.dumps(row), flush=True)
+        found = {"name": name, "removed_from_code_by": removal}
+        print_doc_lines_naming(git_dir, commit, name, DOC_SPECS, found, whole_word=True)
     return 0
 
 

@@ -15,19 +15,12 @@ file was removed; each must be read before it becomes a label (see README.md).
 from __future__ import annotations
 
 import argparse
-import json
-import re
-import subprocess
 import sys
 
+from doc_mining import git, print_doc_lines_naming
+
 DOC_SPECS = ["*.md", "*.rst", "*.txt", "*.markdown"]
-_HISTORY_DOC = re.compile(r"(?i)(^|/)(changes|changelog|history|news|release|upgrad|migrat|whatsnew)[^/]*$")
 _MIN_NAME = 6
-
-
-def git(git_dir: str, *args: str) -> str:
-    result = subprocess.run(["git", "--git-dir", git_dir, *args], capture_output=True, check=False)
-    return result.stdout.decode("utf-8", "replace")
 
 
 def deleted_paths(git_dir: str, commit: str) -> dict[str, str]:
@@ -54,22 +47,7 @@ def main() -> int:
     for path, removal in sorted(deleted_paths(git_dir, commit).items()):
         if len(path) < _MIN_NAME or path.endswith((".png", ".jpg", ".gif", ".svg", ".ico")):
             continue
-        hits = git(git_dir, "grep", "-n", "-F", path, commit, "--", *DOC_SPECS)
-        for hit in hits.splitlines():
-            _rev, doc, line_no, text = hit.split(":", 3)
-            if _HISTORY_DOC.search(doc) or doc == path:
-                continue
-            later = git(git_dir, "log", "--format=%h %cs %s", "--reverse", f"{commit}..HEAD", "-S", path, "--", doc)
-            row = {
-                "state": commit,
-                "doc": doc,
-                "line": int(line_no),
-                "path": path,
-                "deleted_by": removal,
-                "doc_changed_by": later.split("\n", 1)[0],
-                "text": text.strip()[:220],
-            }
-            print(json.dumps(row), flush=True)
+        print_doc_lines_naming(git_dir, commit, path, DOC_SPECS, {"path": path, "deleted_by": removal}, skip_doc=path)
     return 0
 
 
