@@ -8,7 +8,7 @@ from sextant.bus.consumers import consume
 from sextant.bus.delivery import DeliveryAbandoned, EventHandler, durable_consumer_config
 from sextant.bus.leases import Lease, Leases
 from sextant.bus.nats_server import EmbeddedNats, NatsServerError, StoreInUseError, find_nats_server
-from sextant.bus.progress import Progress, report_progress, watch_progress
+from sextant.bus.progress import Progress, ProgressSender, report_progress, throttled_progress_sender, watch_progress
 from sextant.bus.publishing import UnpublishableEventError
 from sextant.bus.run_wait import RunFailedError, RunStalledError, await_events, await_result
 from sextant.bus.serve import (
@@ -34,6 +34,7 @@ __all__ = [
     "NatsServerError",
     "NatsSettingsError",
     "Progress",
+    "ProgressSender",
     "RouterFactory",
     "RunFailedError",
     "RunStalledError",
@@ -52,6 +53,7 @@ __all__ = [
     "serve",
     "start_routers",
     "stream_settings_from_env",
+    "throttled_progress_sender",
     "wait_for_stop_signal",
     "watch_progress",
 ]

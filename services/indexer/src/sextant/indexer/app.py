@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
-import time
 from collections.abc import Mapping, Sequence
 
 from sextant.bootstrap import Adapters, HandlerFactory, ServiceDeclaration
-from sextant.bus import Bus, EventHandler, Progress, report_progress
+from sextant.bus import Bus, EventHandler, throttled_progress_sender
 from sextant.contracts import ChunksIndexed, Event, FileRecencyComputed, StageFailed
 from sextant.indexer.config import IndexerSettings
 from sextant.indexer.deps import IndexerDeps
@@ -16,40 +14,15 @@ from sextant.indexer.progress import IndexProgress, ProgressCallback
 
 SERVICE_NAME = "indexer"
 DURABLE = "indexer"
-PROGRESS_INTERVAL_SECONDS = 0.5
-"""Least time between two progress reports of a run (the last one is always sent)."""
 
 
 def bus_progress(bus: Bus, run_id: str) -> ProgressCallback:
-    """A progress callback that publishes throttled, best-effort reports for the CLI's progress bar.
-
-    Args:
-        bus: The bus to publish on.
-        run_id: The run being indexed.
-
-    Returns:
-        The callback.
-    """
-    pending: set[asyncio.Task[None]] = set()
-    last_sent = 0.0
+    """A callback publishing throttled, best-effort reports of an index run for the CLI's progress bar."""
+    send = throttled_progress_sender(bus, run_id, STAGE, unit="files")
 
     def report(progress: IndexProgress) -> None:
-        nonlocal last_sent
-        now = time.monotonic()
-        if progress.phase != "done" and now - last_sent < PROGRESS_INTERVAL_SECONDS:
-            return
-        last_sent = now
-        message = Progress(
-            run_id=run_id,
-            stage=STAGE,
-            done=progress.files_done,
-            total=progress.files_total,
-            unit="files",
-            detail=f"{progress.chunks_done} chunks, {progress.files_unchanged} unchanged ({progress.phase})",
-        )
-        task = asyncio.get_running_loop().create_task(report_progress(bus, message))
-        pending.add(task)  # keep a reference until it is sent
-        task.add_done_callback(pending.discard)
+        detail = f"{progress.chunks_done} chunks, {progress.files_unchanged} unchanged ({progress.phase})"
+        send(progress.files_done, progress.files_total, detail, last=progress.phase == "done")
 
     return report
 

@@ -8,12 +8,10 @@ wait on it and it can be scaled or moved on its own. Progress goes to the CLI as
 
 from __future__ import annotations
 
-import asyncio
-import time
 from collections.abc import Mapping, Sequence
 
 from sextant.bootstrap import Adapters, HandlerFactory, ServiceDeclaration
-from sextant.bus import Bus, EventHandler, Progress, report_progress
+from sextant.bus import Bus, EventHandler, throttled_progress_sender
 from sextant.config import env_int
 from sextant.contracts import ChunksEmbedded, ChunksIndexed, Event
 from sextant.indexer.dense_stage import (
@@ -27,8 +25,6 @@ from sextant.indexer.dense_stage import (
 )
 
 SERVICE_NAME = "embedder"
-PROGRESS_INTERVAL_SECONDS = 0.5
-"""Least time between two progress reports of a pass (the last one is always sent)."""
 PROGRESS_UNIT = "vectors"
 """``Progress.unit`` of the dense phase: ``done`` of ``total`` points have their dense vector."""
 LEASE_PREFIX = "embedder/"
@@ -40,35 +36,12 @@ PROGRESS_DETAIL = "vectors for review search"
 
 
 def dense_bus_progress(bus: Bus, run_id: str) -> DenseProgressCallback:
-    """A progress callback publishing throttled, best-effort reports of the dense phase.
-
-    Args:
-        bus: The bus to publish on.
-        run_id: The run whose vectors are being written.
-
-    Returns:
-        The callback.
-    """
-    pending: set[asyncio.Task[None]] = set()
-    last_sent = 0.0
+    """A callback publishing throttled, best-effort reports of the dense phase of a run."""
+    send = throttled_progress_sender(bus, run_id, STAGE, unit=PROGRESS_UNIT)
 
     def report(progress: DenseProgress) -> None:
-        nonlocal last_sent
-        now = time.monotonic()
-        if not progress.finished and now - last_sent < PROGRESS_INTERVAL_SECONDS:
-            return
-        last_sent = now
-        message = Progress(
-            run_id=run_id,
-            stage=STAGE,
-            done=progress.done,
-            total=progress.total,
-            unit=PROGRESS_UNIT,
-            detail=f"{PROGRESS_DETAIL}: {progress.done}/{progress.total}" + (" (done)" if progress.finished else ""),
-        )
-        task = asyncio.get_running_loop().create_task(report_progress(bus, message))
-        pending.add(task)  # keep a reference until it is sent
-        task.add_done_callback(pending.discard)
+        detail = f"{PROGRESS_DETAIL}: {progress.done}/{progress.total}" + (" (done)" if progress.finished else "")
+        send(progress.done, progress.total, detail, last=progress.finished)
 
     return report
 
