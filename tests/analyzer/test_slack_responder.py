@@ -16,6 +16,8 @@ import pytest
 from sextant.bus import Bus, EmbeddedNats, build_broker
 from sextant.contracts import AnalysisCompleted, DocClaim, RepoRef, event_id_for, utc_now_iso
 
+from ..support.events import doc_claim
+
 SECRET_PATH = "/services/T0000/B0000/XXXXsecretXXXX"
 BLOCK_TYPES = {"header", "section", "context", "divider"}
 
@@ -112,17 +114,12 @@ def analysis(**fields: Any) -> AnalysisCompleted:
             "Documentation Accuracy": "…",
         },
         "doc_claims": [
-            DocClaim(
-                doc="docs/design.md",
-                line=3,
-                ref="create_legacy_session()",
-                kind="symbol",
-                status="contradicted",
-                evidence="no file or symbol named create_legacy_session in the indexed code",
+            doc_claim(
+                "create_legacy_session()",
+                "contradicted",
+                "no file or symbol named create_legacy_session in the indexed code",
             ),
-            DocClaim(
-                doc="docs/usage.md", line=3, ref="open_session()", kind="symbol", status="verified", evidence="ok"
-            ),
+            doc_claim("open_session()", doc="docs/usage.md"),
         ],
         "head_sha": "0123456789abcdef",
     }

@@ -12,7 +12,7 @@ from sextant.pr_bot.config import PrBotSettings
 from sextant.pr_bot.handlers import PrBotDeps, on_review_completed
 from sextant.pr_bot.review_post import SUMMARY_MARKER
 
-from ..support.events import review_completed
+from ..support.events import doc_drift_finding, review_completed
 from .conftest import GITHUB_TOKEN, GITLAB_TOKEN, FakeHost
 
 
@@ -27,14 +27,7 @@ def _review(
 
 FINDINGS = [
     ReviewFinding(path="src/auth.py", line=4, severity="warning", message="login_user is gone; app.py still calls it"),
-    ReviewFinding(
-        path="docs/design.md",
-        line=3,
-        severity="info",
-        message="the design doc names login_user()",
-        kind="doc_drift",
-        doc="docs/design.md",
-    ),
+    doc_drift_finding("docs/design.md", 3, "the design doc names login_user()"),
     ReviewFinding(path="src/auth.py", severity="info", message="no line: summary only"),
 ]
 

@@ -6,11 +6,13 @@ from typing import Any, TypeVar
 
 from sextant.contracts import (
     ChunksSelected,
+    DocClaim,
     FileRecencyComputed,
     RecencyStatus,
     RepoRef,
     RepoUpdated,
     ReviewCompleted,
+    ReviewFinding,
     ReviewRequested,
     event_id_for,
     utc_now_iso,
@@ -72,3 +74,14 @@ def file_recency_computed(
 def review_completed(repo: RepoRef, run_id: str, request_id: str, **fields: Any) -> ReviewCompleted:
     """The reviewer's answer to the ReviewRequested ``request_id`` (pr_number, markdown... as keyword fields)."""
     return event(ReviewCompleted, repo, run_id, request_id, request_id=request_id, **fields)
+
+
+def doc_claim(ref: str, status: Any = "verified", evidence: str = "ok", **fields: Any) -> DocClaim:
+    """A doc-claim finding as the analyzer's report carries it: a symbol named at ``docs/design.md:3`` unless told."""
+    place = {"doc": "docs/design.md", "line": 3, "kind": "symbol"} | fields
+    return DocClaim(ref=ref, status=status, evidence=evidence, **place)
+
+
+def doc_drift_finding(doc: str, line: int, message: str) -> ReviewFinding:
+    """A review finding that a doc has drifted from the code, placed on the doc's line."""
+    return ReviewFinding(path=doc, line=line, severity="info", message=message, kind="doc_drift", doc=doc)
