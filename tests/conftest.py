@@ -88,6 +88,12 @@ class GitRepo:
         self.git("commit", "-q", "--allow-empty", "-m", message, date=date)
         return self.git("rev-parse", "HEAD").strip()
 
+    def commit_files(self, message: str, files: dict[str, str | bytes], date: str = "2026-01-01T12:00:00+00:00") -> str:
+        """Write each path's content, then commit everything: one commit of the repository's history."""
+        for path, content in files.items():
+            self.write(path, content)
+        return self.commit(message, date=date)
+
     @property
     def url(self) -> str:
         return self.root.as_uri()

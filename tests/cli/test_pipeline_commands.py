@@ -12,21 +12,21 @@ from .conftest import SextantRunner
 
 @pytest.fixture
 def shop(git_repo: GitRepo) -> GitRepo:
-    git_repo.write("docs/design.md", "# Design\n\nOrders go through `submit_order()` in `shop/orders.py`.\n")
+    docs = {"docs/design.md": "# Design\n\nOrders go through `submit_order()` in `shop/orders.py`.\n"}
     # The code the doc describes, renamed below: the doc's name is one the code had.
-    git_repo.write("shop/orders.py", 'def submit_order(item: str) -> str:\n    """Submit it."""\n    return item\n')
-    git_repo.commit("design", date="2024-02-01T09:00:00+00:00")
-    git_repo.write("README.md", "# Shop\n\nCall `place_order()` from `shop/orders.py`.\n")
-    git_repo.write("pyproject.toml", '[project]\nname = "shop"\nversion = "1.0"\ndependencies = ["httpx>=0.27"]\n')
-    git_repo.write(
-        "shop/orders.py",
+    old_code = {"shop/orders.py": 'def submit_order(item: str) -> str:\n    """Submit it."""\n    return item\n'}
+    git_repo.commit_files("design", docs | old_code, date="2024-02-01T09:00:00+00:00")
+    orders = (
         'def place_order(item: str) -> str:\n    """Place an order."""\n    return item\n\n\n'
-        'def cancel_order(order_id: str) -> None:\n    """Cancel it."""\n',
+        'def cancel_order(order_id: str) -> None:\n    """Cancel it."""\n'
     )
-    git_repo.write(
-        "shop/payments.py", 'def charge(amount: int) -> bool:\n    """Charge a card."""\n    return amount > 0\n'
-    )
-    git_repo.commit("code", date="2026-06-01T09:00:00+00:00")
+    code = {
+        "README.md": "# Shop\n\nCall `place_order()` from `shop/orders.py`.\n",
+        "pyproject.toml": '[project]\nname = "shop"\nversion = "1.0"\ndependencies = ["httpx>=0.27"]\n',
+        "shop/orders.py": orders,
+        "shop/payments.py": 'def charge(amount: int) -> bool:\n    """Charge a card."""\n    return amount > 0\n',
+    }
+    git_repo.commit_files("code", code, date="2026-06-01T09:00:00+00:00")
     return git_repo
 
 

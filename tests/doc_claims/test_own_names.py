@@ -108,16 +108,13 @@ TYPINGS = "export interface CancelToken {\n  promise: Promise<string>;\n}\n"
 
 
 def test_members_assigned_onto_a_constructor_function_are_its_members(git_repo: GitRepo) -> None:
-    git_repo.write("package.json", '{"name": "acme-http", "main": "index.js"}\n')
-    git_repo.write("lib/cancel/CancelToken.js", CANCEL_TOKEN_JS)
-    git_repo.write("index.d.ts", TYPINGS)
-    git_repo.write(
-        "README.md",
+    readme = (
         "# acme-http\n\nCreate a token with the `CancelToken.source()` factory;\n"
         "`CancelToken.prototype.throwIfRequested()` throws once cancelled, "
-        "while `CancelToken.renew()` is gone.\n",
+        "while `CancelToken.renew()` is gone.\n"
     )
-    git_repo.commit("Cancellation")
+    package = {"package.json": '{"name": "acme-http", "main": "index.js"}\n', "index.d.ts": TYPINGS}
+    git_repo.commit_files("Cancellation", package | {"lib/cancel/CancelToken.js": CANCEL_TOKEN_JS, "README.md": readme})
 
     found = findings_by_ref(git_repo)
 
@@ -163,16 +160,13 @@ BUNDLE = "function bundledOnly(querystring) { return querystring; }\nfunction he
 
 
 def test_history_evidence_is_a_past_definition_in_the_repository_s_own_source(git_repo: GitRepo) -> None:
-    git_repo.write("acme/__init__.py", "")
-    git_repo.write("acme/app.py", OLD_APP)
-    git_repo.write("dist/acme.bundle.js", BUNDLE)
-    git_repo.write(
-        "docs/app.md",
+    doc = (
         "Pass `convert_filters` to `configure()`; `removed_helper()` helps.\n\n"
         "Use werkzeug's rules: `Rule(build_only=True)` routes build URLs only, so `build_only` is theirs.\n\n"
-        "The `helperInDist()` function was bundled.\n",
+        "The `helperInDist()` function was bundled.\n"
     )
-    git_repo.commit("The app", date="2010-05-01T10:00:00+00:00")
+    code = {"acme/__init__.py": "", "acme/app.py": OLD_APP, "dist/acme.bundle.js": BUNDLE}
+    git_repo.commit_files("The app", code | {"docs/app.md": doc}, date="2010-05-01T10:00:00+00:00")
     git_repo.write("acme/app.py", "def configure(loader=None):\n    return loader\n")
     git_repo.remove("dist/acme.bundle.js")
     git_repo.commit("Out with the old", date="2010-07-02T10:00:00+00:00")

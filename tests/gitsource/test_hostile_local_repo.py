@@ -91,11 +91,10 @@ def markers(tmp_path: Path) -> Markers:
 
 @pytest.fixture
 def upstream(git_repo: Any) -> Any:
-    git_repo.write("src/app.py", "def main():\n    return 1\n")
-    git_repo.write("README.md", "# App\n")
-    git_repo.commit("one", date="2025-01-01T00:00:00+00:00")
-    git_repo.write("src/app.py", "def main():\n    return 2\n")
-    git_repo.commit("two", date="2026-01-01T00:00:00+00:00")
+    git_repo.commit_files(
+        "one", {"src/app.py": "def main():\n    return 1\n", "README.md": "# App\n"}, date="2025-01-01T00:00:00+00:00"
+    )
+    git_repo.commit_files("two", {"src/app.py": "def main():\n    return 2\n"}, date="2026-01-01T00:00:00+00:00")
     return git_repo
 
 
