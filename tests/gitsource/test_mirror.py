@@ -19,9 +19,8 @@ CountObjects = Callable[[Path, str], int]
 
 @pytest.fixture
 def source_repo(git_repo: Any) -> Any:
-    git_repo.write("src/app.py", "print('v1')\n")
-    git_repo.write("README.md", "# demo\n")
-    git_repo.commit("one", date="2025-01-01T00:00:00+00:00")
+    files = {"src/app.py": "print('v1')\n", "README.md": "# demo\n"}
+    git_repo.commit_files("one", files, date="2025-01-01T00:00:00+00:00")
     return git_repo
 
 

@@ -19,9 +19,9 @@ from ..conftest import GitRepo
 
 @pytest.fixture
 def small_repo(git_repo: GitRepo) -> GitRepo:
-    git_repo.write("README.md", "# Shop\n\nStart with `place_order()`.\n")
-    git_repo.write("shop/orders.py", 'def place_order(item: str) -> str:\n    """Place an order."""\n    return item\n')
-    git_repo.commit("first", date="2026-03-01T10:00:00+00:00")
+    orders = 'def place_order(item: str) -> str:\n    """Place an order."""\n    return item\n'
+    files = {"README.md": "# Shop\n\nStart with `place_order()`.\n", "shop/orders.py": orders}
+    git_repo.commit_files("first", files, date="2026-03-01T10:00:00+00:00")
     return git_repo
 
 
