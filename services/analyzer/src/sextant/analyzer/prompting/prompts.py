@@ -124,14 +124,7 @@ def summary_prompt(
 ) -> Prompt:
     """The summary prompt: the framing line, two headed parts, no Documentation Accuracy section.
 
-    Args:
-        repo: The repository summarised.
-        head_sha: Commit summarised, when known.
-        context: The formatted excerpts (40-chunk selection).
-        median_code: The repository's median code-file date.
-
-    Returns:
-        The prompt.
+    The arguments are :func:`analysis_prompt`'s without the findings; ``context`` is the 40-chunk selection.
     """
     return _traced_prompt(
         "summary",
