@@ -6,7 +6,7 @@ Evolution: add fields only, always with defaults; never forbid unknown fields.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, Protocol
 
 import msgspec
 
@@ -241,6 +241,19 @@ class TokenUsage(msgspec.Struct, frozen=True, kw_only=True):
     """Completion tokens."""
 
 
+class _PlacedChunk(Protocol):
+    """A chunk's place in its file and its kind (a stored payload or a selected chunk)."""
+
+    @property
+    def path(self) -> str: ...
+    @property
+    def start_line(self) -> int: ...
+    @property
+    def end_line(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+
+
 class ReadChunk(msgspec.Struct, frozen=True, kw_only=True):
     """One chunk an analysis, summary or review read: where it sits, what it is, how old it is."""
 
@@ -254,6 +267,14 @@ class ReadChunk(msgspec.Struct, frozen=True, kw_only=True):
     """doc or code."""
     last_modified_at: str | None = None
     """The chunk's date (its symbol's last change when known, else its file's); None = age unknown."""
+
+    @classmethod
+    def of(cls, chunk: _PlacedChunk, date: str | None) -> ReadChunk:
+        """The entry of a stored or selected chunk: its place, doc or code, and the date it is read at."""
+        kind: ChunkKind = "doc" if chunk.kind == "doc" else "code"
+        return cls(
+            path=chunk.path, start_line=chunk.start_line, end_line=chunk.end_line, kind=kind, last_modified_at=date
+        )
 
 
 class StaleDocFraming(msgspec.Struct, frozen=True, kw_only=True):

@@ -33,16 +33,7 @@ def review_provenance(
         The kept chunks as read, stale docs that were dropped or kept and why, the search and model.
     """
     kept = [d.chunk.payload for d in decisions if d.kept]
-    read = [
-        ReadChunk(
-            path=p.path,
-            start_line=p.start_line,
-            end_line=p.end_line,
-            kind="doc" if p.kind == "doc" else "code",
-            last_modified_at=payload_date(p),
-        )
-        for p in kept
-    ]
+    read = [ReadChunk.of(p, payload_date(p)) for p in kept]
     docs = sum(1 for chunk in read if chunk.kind == "doc")
     stale = [
         StaleDocFraming(path=d.chunk.payload.path, last_modified_at=payload_date(d.chunk.payload), reason=d.reason)

@@ -32,16 +32,7 @@ def read_chunks(chunks: Sequence[SelectedChunk]) -> list[ReadChunk]:
         One ReadChunk per chunk.
     """
     ordered = [c for c in chunks if c.kind != "doc"] + [c for c in chunks if c.kind == "doc"]
-    return [
-        ReadChunk(
-            path=c.path,
-            start_line=c.start_line,
-            end_line=c.end_line,
-            kind="doc" if c.kind == "doc" else "code",
-            last_modified_at=payload_date(c),
-        )
-        for c in ordered
-    ]
+    return [ReadChunk.of(c, payload_date(c)) for c in ordered]
 
 
 def stale_doc_framings(chunks: Sequence[SelectedChunk], median_code: str | None) -> list[StaleDocFraming]:
