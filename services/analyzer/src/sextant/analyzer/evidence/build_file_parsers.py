@@ -262,24 +262,24 @@ def _yaml_scalar(text: str, key: str) -> str | None:
     return match.group(1).strip().strip("'\"") if match and match.group(1).strip() not in {">", "|"} else None
 
 
-def parse_pubspec_yaml(text: str) -> Parsed:
-    """pubspec.yaml: dependencies and dev_dependencies (hosted, sdk, git or path); the description."""
+def _yaml_manifest(text: str, dev_key: str) -> Parsed:
+    """A YAML manifest's ``dependencies`` (runtime) and ``dev_key`` (dev) blocks; its description."""
     deps = [
         Dependency(name=name, spec=spec, group=group)
-        for key, group in (("dependencies", "runtime"), ("dev_dependencies", "dev"))
+        for key, group in (("dependencies", "runtime"), (dev_key, "dev"))
         for name, spec in _yaml_block(text, key)
     ]
     return deps, _yaml_scalar(text, "description")
+
+
+def parse_pubspec_yaml(text: str) -> Parsed:
+    """pubspec.yaml: dependencies and dev_dependencies (hosted, sdk, git or path); the description."""
+    return _yaml_manifest(text, "dev_dependencies")
 
 
 def parse_shard_yml(text: str) -> Parsed:
     """shard.yml (Crystal): dependencies and development_dependencies; the description."""
-    deps = [
-        Dependency(name=name, spec=spec, group=group)
-        for key, group in (("dependencies", "runtime"), ("development_dependencies", "dev"))
-        for name, spec in _yaml_block(text, key)
-    ]
-    return deps, _yaml_scalar(text, "description")
+    return _yaml_manifest(text, "development_dependencies")
 
 
 _EDN_DEP = re.compile(r'([\w.\-]+/[\w.\-]+|[\w.\-]+)\s*\{\s*:(mvn/version|git/sha|git/tag|local/root)\s+"([^"]+)"')
