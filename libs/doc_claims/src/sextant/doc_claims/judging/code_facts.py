@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import sys
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import PurePosixPath
@@ -32,7 +33,7 @@ _SAMPLE_FOLDERS = frozenset(
 )
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class Site:
     """A place in the indexed code: a file and a 1-based line."""
 
@@ -40,7 +41,7 @@ class Site:
     line: int
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class SymbolSite:
     """Where a symbol is defined, and what it is."""
 
@@ -81,8 +82,9 @@ class CodeFacts:
     """File → last commit date (ISO 8601), None when unknown."""
     directory_last_modified: Mapping[str, str]
     """Folder → the newest known last commit date of the files under it."""
-    file_tokens: Mapping[str, frozenset[str]] = dataclasses.field(default_factory=dict)
-    """Code file → every identifier token of its text (what a module defines, imports or re-exports)."""
+    file_tokens: Mapping[str, Set[str]] = dataclasses.field(default_factory=dict)
+    """Code file → the tokens of its text a public member could be named by (dotted compounds and
+    `_private` names left out): what a module defines, imports or re-exports."""
     import_modules: Mapping[str, str] = dataclasses.field(default_factory=dict)
     """Full dotted import name of each Python module or package of the repository (`acme.session`),
     counted from its import root (the top level or `src/`), samples and tests left out → its path."""
@@ -144,15 +146,15 @@ class CodeFactsCollector:
         self._programs: dict[str, Site] = {}
         self._dates: dict[str, str | None] = {}
         self._whole_tree = False
-        self._file_tokens: dict[str, set[str]] = defaultdict(set)
+        self._file_tokens: dict[str, frozenset[str]] = {}
         self._bases: dict[tuple[str, str], tuple[str, ...]] = {}
-        self._aliases: dict[str, dict[str, tuple[str, str]]] = defaultdict(dict)
+        self._aliases: dict[str, dict[str, tuple[str, str]]] = {}
         self._attached: dict[str, set[str]] = defaultdict(set)
         self._dotted_strings: dict[str, Site] = {}
         self._forge_repos: set[str] = set()
         self._signatures: dict[tuple[str, str], list[str]] = defaultdict(list)
         self._star_exports: set[str] = set()
-        self._bindings: dict[str, set[str]] = defaultdict(set)
+        self._bindings: dict[str, frozenset[str]] = {}
 
     def add_tree(self, paths: Iterable[str]) -> None:
         """Take in every path of the commit's git tree, so paths are judged against all of it.
@@ -165,7 +167,7 @@ class CodeFactsCollector:
 
     def add(self, payload: ChunkPayload) -> None:
         """Take in one chunk payload."""
-        path = payload.path
+        path = sys.intern(payload.path)  # one string per file, however many chunks and sites name it
         self._files.add(path)
         date = payload.last_modified_at
         if path not in self._dates or self._dates[path] is None:
@@ -173,14 +175,15 @@ class CodeFactsCollector:
         if chunk_kind(path) != "code":
             return
         self._code_files.add(path)
-        self._add_symbol(payload)
+        self._add_symbol(path, payload)
         self._add_identifiers(path, payload.start_line, payload.text)
         if _STAR_EXPORT.search(payload.text):
             self._star_exports.add(path)
-        self._bindings[path].update(bound_names(payload.text))
+        _merge_into(self._bindings, path, frozenset(map(sys.intern, bound_names(payload.text))))
         if path.rsplit("/", 1)[-1] in _METADATA_FILES:
             self._forge_repos.update(slug.lower().removesuffix(".git") for slug in _FORGE_SLUG.findall(payload.text))
-        self._aliases[path].update(import_aliases(payload.text))
+        if aliases := import_aliases(payload.text):
+            self._aliases.setdefault(path, {}).update(aliases)
         for owner, member in attached_members(payload.text):
             self._attached[owner].add(member)
         if not _is_sample_path(path):
@@ -193,16 +196,16 @@ class CodeFactsCollector:
             if program not in self._programs or site < self._programs[program]:
                 self._programs[program] = site
 
-    def _add_symbol(self, payload: ChunkPayload) -> None:
+    def _add_symbol(self, path: str, payload: ChunkPayload) -> None:
         name = payload.symbol
         if not name or payload.symbol_type in NON_DEFINITION_SYMBOL_TYPES:
             return
-        qualified = f"{payload.parent}.{name}" if payload.parent else name
+        qualified = sys.intern(f"{payload.parent}.{name}" if payload.parent else name)
         if payload.signature and payload.window == 0:
-            self._signatures[(payload.path, qualified)].append(payload.signature)
-        if payload.symbol_type in _CLASS_TYPES and payload.signature and (payload.path, name) not in self._bases:
-            self._bases[(payload.path, name)] = class_bases(payload.signature)
-        site = SymbolSite(payload.path, payload.start_line, payload.symbol_type, qualified)
+            self._signatures[(path, qualified)].append(payload.signature)
+        if payload.symbol_type in _CLASS_TYPES and payload.signature and (path, name) not in self._bases:
+            self._bases[(path, name)] = class_bases(payload.signature)
+        site = SymbolSite(path, payload.start_line, sys.intern(payload.symbol_type), qualified)
         _keep_first(self._symbols[name.rsplit(".", 1)[-1]], (site.path, qualified), site)
         forms = {qualified}
         if payload.package:
@@ -212,17 +215,20 @@ class CodeFactsCollector:
             _keep_first(self._qualified[form], (site.path, qualified), site)
 
     def _add_identifiers(self, path: str, start_line: int, text: str) -> None:
-        """Record the first line of each token in this chunk, where it beats what is known."""
+        """Record the first line of each token in this chunk, where it beats what is known.
+
+        Tokens are interned, so the global map and every file's token set share one string per token.
+        """
         first_lines: dict[str, int] = {}
         # Set operations per line keep the Python-level loop to tokens not seen yet in this chunk.
         for index, line in enumerate(text.split("\n")):
-            fresh = set(_TOKEN.findall(line)).difference(first_lines)
+            fresh = set(map(sys.intern, _TOKEN.findall(line))).difference(first_lines)
             for token in fresh:
                 first_lines[token] = index
                 if token[0] != "-" and ("." in token or "-" in token):
                     for part in _COMPOUND_PARTS.split(token):
-                        first_lines.setdefault(part, index)
-        self._file_tokens[path].update(first_lines)
+                        first_lines.setdefault(sys.intern(part), index)
+        _merge_into(self._file_tokens, path, frozenset(token for token in first_lines if _is_plain_member_name(token)))
         identifiers = self._identifiers
         for token, index in first_lines.items():
             current = identifiers.get(token)
@@ -233,7 +239,7 @@ class CodeFactsCollector:
                 identifiers[token] = site
 
     def build(self) -> CodeFacts:
-        """The gathered facts."""
+        """The gathered facts, built once: they take over the collector's maps rather than copy them."""
         directories = {str(parent) for path in self._files for parent in PurePosixPath(path).parents}
         directories.discard(".")
         import_modules = self._import_modules()
@@ -245,21 +251,21 @@ class CodeFactsCollector:
             code_files=frozenset(self._code_files),
             directories=frozenset(directories),
             by_name={name: tuple(paths) for name, paths in by_name.items()},
-            symbols={name: tuple(sorted(sites.values())) for name, sites in self._symbols.items()},
-            qualified_symbols={name: tuple(sorted(s.values())) for name, s in self._qualified.items()},
+            symbols=_sorted_sites(self._symbols),
+            qualified_symbols=_sorted_sites(self._qualified),
             modules=self._modules(),
             packages=self._packages_names(),
-            programs=dict(self._programs),
-            identifiers=dict(self._identifiers),
-            last_modified=dict(self._dates),
+            programs=self._programs,
+            identifiers=self._identifiers,
+            last_modified=self._dates,
             directory_last_modified=self._directory_dates(),
-            file_tokens={path: frozenset(tokens) for path, tokens in self._file_tokens.items()},
+            file_tokens=self._file_tokens,
             class_bases=self._resolved_bases(import_modules),
             attached_members={owner: frozenset(members) for owner, members in self._attached.items()},
-            dotted_strings=dict(self._dotted_strings),
+            dotted_strings=self._dotted_strings,
             forge_repos=frozenset(self._forge_repos),
             star_exports=frozenset(self._star_exports),
-            file_bindings={path: frozenset(names) for path, names in self._bindings.items()},
+            file_bindings=self._bindings,
             bound_anywhere=frozenset().union(*self._bindings.values()),
             import_modules=import_modules,
             signatures={key: tuple(value) for key, value in self._signatures.items()},
@@ -439,6 +445,11 @@ def dotted_string_literals(text: str) -> list[tuple[int, str]]:
     return [(text.count("\n", 0, match.start()), match.group(1)) for match in _DOTTED_STRING.finditer(text)]
 
 
+def _is_plain_member_name(token: str) -> bool:
+    """Whether a token could be asked for as a file's public member: not dotted, not `_private`."""
+    return token[0] != "_" and "." not in token
+
+
 def _is_sample_path(path: str) -> bool:
     """Tests, examples and docs: code whose strings are not the repository's own names."""
     parts = path.lower().split("/")
@@ -466,6 +477,20 @@ def class_bases(signature: str) -> tuple[str, ...]:
             continue
         bases.append(part.split("[", 1)[0].rsplit(".", 1)[-1].strip())
     return tuple(b for b in bases if b)
+
+
+def _merge_into(by_path: dict[str, frozenset[str]], path: str, names: frozenset[str]) -> None:
+    """Add a chunk's names to its file's: one exact-size frozenset per file (a file's chunks come in any order)."""
+    known = by_path.get(path)
+    if known is None:
+        by_path[path] = names
+    elif not known >= names:
+        by_path[path] = known | names
+
+
+def _sorted_sites(by_name: dict[str, dict[tuple[str, str], SymbolSite]]) -> dict[str, tuple[SymbolSite, ...]]:
+    """Each name's sites sorted by place, emptying `by_name` on the way (its dicts go as their tuples come)."""
+    return {name: tuple(sorted(by_name.pop(name).values())) for name in list(by_name)}
 
 
 def _keep_first(sites: dict[tuple[str, str], SymbolSite], key: tuple[str, str], site: SymbolSite) -> None:
