@@ -50,7 +50,7 @@ def check_docs(
     Returns:
         The findings, a summary per doc and totals.
     """
-    facts_collector, docs_collector = CodeFactsCollector(), DocTextCollector()
+    facts_collector, docs_collector = CodeFactsCollector(file_tokens=history is not None), DocTextCollector()
     for payload in payloads:
         facts_collector.add(payload)
         docs_collector.add(payload)

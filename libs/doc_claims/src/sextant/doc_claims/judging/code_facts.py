@@ -136,7 +136,14 @@ class CodeFacts:
 class CodeFactsCollector:
     """Accumulates CodeFacts one payload at a time, so a caller can share a single pass."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, file_tokens: bool = True) -> None:
+        """Start empty.
+
+        Args:
+            file_tokens: Keep each code file's token set (`CodeFacts.file_tokens`); only judging
+                against the repository's history reads it, so a check without history can save it.
+        """
+        self._keep_file_tokens = file_tokens
         self._files: set[str] = set()
         self._code_files: set[str] = set()
         self._symbols: dict[str, dict[tuple[str, str], SymbolSite]] = defaultdict(dict)
@@ -228,7 +235,8 @@ class CodeFactsCollector:
                 if token[0] != "-" and ("." in token or "-" in token):
                     for part in _COMPOUND_PARTS.split(token):
                         first_lines.setdefault(sys.intern(part), index)
-        _merge_into(self._file_tokens, path, frozenset(token for token in first_lines if _is_plain_member_name(token)))
+        if self._keep_file_tokens:
+            _merge_into(self._file_tokens, path, frozenset(t for t in first_lines if _is_plain_member_name(t)))
         identifiers = self._identifiers
         for token, index in first_lines.items():
             current = identifiers.get(token)
