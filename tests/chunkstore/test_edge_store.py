@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from sextant.chunkstore import ChunkPoint, SparseVector
-from sextant.chunkstore.edge_store import EdgeChunkStore
+from sextant.chunkstore.edge_store import EdgeChunkStore, StoreHeldError
 
 MakePoint = Callable[..., ChunkPoint]
 
@@ -18,7 +18,7 @@ _WRITE_THEN_DIE = """
 import os, sys
 from pathlib import Path
 from sextant.chunkstore import ChunkPayload, ChunkPoint, SparseVector, point_id
-from sextant.chunkstore.edge_store import EdgeChunkStore
+from sextant.chunkstore.edge_store import EdgeChunkStore, StoreHeldError
 store = EdgeChunkStore(Path(sys.argv[1]), "c", 4)
 store.upsert([
     ChunkPoint(
@@ -49,7 +49,7 @@ def test_points_survive_a_process_that_dies_without_closing(tmp_path: Path) -> N
 def test_one_directory_is_owned_by_one_open_store(tmp_path: Path) -> None:
     first = EdgeChunkStore(tmp_path, "c", 8)
     try:
-        with pytest.raises(Exception, match="WAL"):
+        with pytest.raises(StoreHeldError, match="lock"):
             EdgeChunkStore(tmp_path, "c", 8)
     finally:
         first.close()

@@ -58,7 +58,7 @@ def open_when_free(env: Mapping[str, str], shared: Adapters) -> ChunkStore:
     while True:
         try:
             return store_for_model(env, shared.embedder)
-        except Exception as error:  # the engine raises a bare Exception (WouldBlock) while it is held
+        except Exception as error:  # StoreHeldError ("lock held") while another process has it open
             if "WouldBlock" not in str(error) and "lock" not in str(error).lower():
                 raise
             time.sleep(OPEN_RETRY_SECONDS)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import fcntl
 import logging
+import os
 import threading
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -27,6 +29,9 @@ from sextant.chunkstore.store_base import ChunkStoreBase, Side, WithPayload
 
 logger = logging.getLogger(__name__)
 
+FOLDER_LOCK = ".sextant-open.lock"
+"""Lock file beside the engine's files, held from before the engine opens them until after it closed them."""
+
 _MATCHES: dict[Match, Any] = {Match.VALUE: qe.MatchValue, Match.ANY: qe.MatchAny, Match.PREFIX: qe.MatchPrefix}
 
 
@@ -41,6 +46,24 @@ def _payload_selector(with_payload: WithPayload) -> Any:
     return with_payload if isinstance(with_payload, bool) else qe.PayloadSelector.Include(with_payload)
 
 
+class StoreHeldError(BlockingIOError):
+    """Another process has the store open (its folder lock is held)."""
+
+
+def _hold_folder(directory: Path) -> int:
+    # The engine's own lock is taken part-way through its open: a process whose open is refused has
+    # already read the segments, and its next open (after the holder closed) can show that stale view
+    # without the holder's later writes. Our lock is taken first, so a refused open reads nothing.
+    directory.mkdir(parents=True, exist_ok=True)
+    descriptor = os.open(directory / FOLDER_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(descriptor)
+        raise StoreHeldError(f"chunk store at {directory} is open in another process (lock held)") from None
+    return descriptor
+
+
 def _index_schema(field: IndexedField) -> Any:
     if field in DATETIME_FIELDS:
         return qe.PayloadSchemaType.Datetime
@@ -53,8 +76,10 @@ class EdgeChunkStore(ChunkStoreBase):
 
     The shard lives in `path / collection`, so several embedding models can sit under one base folder.
     The engine writes a WAL (a process that dies after `upsert` returns loses nothing; tested with
-    `os._exit`, not with power loss) and holds an exclusive lock
-    on its directory, so one process owns a store at a time. qdrant-edge-py 0.9 keeps the GIL for the
+    `os._exit`, not with power loss). One process owns a store at a time: an exclusive lock on the
+    directory is taken before the engine reads anything and released after it has closed, so an open
+    refused while another process holds the store leaves nothing behind in this one
+    (`StoreHeldError`; retry later). qdrant-edge-py 0.9 keeps the GIL for the
     whole of every call (measured), so calls cannot overlap anyway; a lock serialises them explicitly,
     which also makes `close()` safe while other threads are using the store.
     """
@@ -74,15 +99,17 @@ class EdgeChunkStore(ChunkStoreBase):
             vectors={DENSE_VECTOR: qe.EdgeVectorParams(size=dimension, distance=qe.Distance.Cosine)},
             sparse_vectors={SPARSE_VECTOR: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
         )
-        if (self._directory / "edge_config.json").exists():
-            # Passing the config makes the engine check that the stored vectors are compatible.
-            self._shard: qe.EdgeShard | None = qe.EdgeShard.load(str(self._directory), config)
-        else:
-            self._shard = qe.EdgeShard.create(str(self._directory), config)
+        self._folder_lock: int | None = _hold_folder(self._directory)
+        self._shard: qe.EdgeShard | None = None
         try:
+            if (self._directory / "edge_config.json").exists():
+                # Passing the config makes the engine check that the stored vectors are compatible.
+                self._shard = qe.EdgeShard.load(str(self._directory), config)
+            else:
+                self._shard = qe.EdgeShard.create(str(self._directory), config)
             self._ensure_payload_indexes()
         except BaseException:
-            self.close()  # release the directory lock, or no later open could succeed
+            self.close()  # release the directory locks, or no later open could succeed
             raise
         logger.info("opened embedded chunk store %s at %s", collection, self._directory)
 
@@ -191,8 +218,14 @@ class EdgeChunkStore(ChunkStoreBase):
             return shard.optimize()
 
     def close(self) -> None:
-        """Flush and release the shard (and its directory lock); closing twice is harmless."""
+        """Flush and release the shard, then its directory lock; closing twice is harmless."""
         with self._lock:
-            if self._shard is not None:
-                self._shard.close()
-                self._shard = None
+            try:
+                if self._shard is not None:
+                    self._shard.flush()
+                    self._shard.close()
+                    self._shard = None
+            finally:
+                if self._folder_lock is not None:
+                    os.close(self._folder_lock)  # closing the descriptor releases the lock
+                    self._folder_lock = None
