@@ -14,6 +14,8 @@ import os
 from pathlib import Path
 from types import TracebackType
 
+from sextant.config import try_lock_file
+
 LOCK_FILE = "runtime.lock"
 
 
@@ -38,14 +40,9 @@ class HomeLock:
         Raises:
             HomeBusyError: when another process holds it.
         """
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            raise HomeBusyError(str(self.path.parent)) from None
-        os.set_inheritable(fd, False)  # a child (nats-server) must not keep the home locked after us
+        fd = try_lock_file(self.path)  # not inherited: a child (nats-server) must not keep the home locked
+        if fd is None:
+            raise HomeBusyError(str(self.path.parent))
         self._fd = fd
 
     def release(self) -> None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import fcntl
 import json
 import os
 import shutil
@@ -20,6 +19,7 @@ from pathlib import Path
 from types import TracebackType
 
 from sextant.bus.process_lifetime import die_with_parent
+from sextant.config import try_lock_file
 
 READY_TIMEOUT_SECONDS = 10.0
 STOP_GRACE_SECONDS = 10.0
@@ -82,22 +82,17 @@ def lock_store(data_dir: Path) -> int:
     Raises:
         StoreInUseError: when another process holds it.
     """
-    data_dir.mkdir(parents=True, exist_ok=True)
-    fd = os.open(data_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        holder = _read_pid(fd)
-        os.close(fd)
-        raise StoreInUseError(data_dir, holder) from None
+    fd = try_lock_file(data_dir / LOCK_FILE)
+    if fd is None:
+        raise StoreInUseError(data_dir, _holder_pid(data_dir / LOCK_FILE))
     os.ftruncate(fd, 0)
     os.write(fd, str(os.getpid()).encode())
     return fd
 
 
-def _read_pid(fd: int) -> int | None:
+def _holder_pid(lock_file: Path) -> int | None:
     with contextlib.suppress(OSError, ValueError):
-        return int(os.pread(fd, 32, 0).decode().strip() or "0") or None
+        return int(lock_file.read_text().strip() or "0") or None
     return None
 
 

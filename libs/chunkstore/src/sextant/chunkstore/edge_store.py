@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import fcntl
 import logging
 import os
 import threading
@@ -26,6 +25,7 @@ from sextant.chunkstore.schema import (
 )
 from sextant.chunkstore.scope import Match, Scope
 from sextant.chunkstore.store_base import ChunkStoreBase, Side, WithPayload
+from sextant.config import try_lock_file
 
 logger = logging.getLogger(__name__)
 
@@ -54,13 +54,9 @@ def _hold_folder(directory: Path) -> int:
     # The engine's own lock is taken part-way through its open: a process whose open is refused has
     # already read the segments, and its next open (after the holder closed) can show that stale view
     # without the holder's later writes. Our lock is taken first, so a refused open reads nothing.
-    directory.mkdir(parents=True, exist_ok=True)
-    descriptor = os.open(directory / FOLDER_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(descriptor)
-        raise StoreHeldError(f"chunk store at {directory} is open in another process (lock held)") from None
+    descriptor = try_lock_file(directory / FOLDER_LOCK, mode=0o644)
+    if descriptor is None:
+        raise StoreHeldError(f"chunk store at {directory} is open in another process (lock held)")
     return descriptor
 
 

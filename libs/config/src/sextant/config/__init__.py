@@ -1,4 +1,5 @@
-"""Settings from environment variables: one reading of flags, numbers, paths and provider tokens."""
+"""Settings from environment variables: one reading of flags, numbers, paths and provider tokens
+(and the one lock-file rule the runtime, the bus and the store share)."""
 
 from sextant.config.env import (
     DEFAULT_HOME_DIRNAME,
@@ -13,6 +14,7 @@ from sextant.config.env import (
     provider_token,
     sextant_home,
 )
+from sextant.config.lock_files import try_lock_file
 from sextant.config.redaction import has_userinfo, redacted_url
 from sextant.config.settings import read_settings, setting
 from sextant.config.tokens import TokenLookup, no_tokens, token_lookup
@@ -36,4 +38,5 @@ __all__ = [
     "setting",
     "sextant_home",
     "token_lookup",
+    "try_lock_file",
 ]
