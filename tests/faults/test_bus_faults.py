@@ -124,7 +124,9 @@ async def test_replaying_the_stream_to_a_new_consumer_adds_no_duplicate_output(o
 
 async def test_a_handler_slower_than_the_ack_wait_is_run_once(own_nats: str) -> None:
     """The in-progress heartbeat keeps the delivery alive: no redelivery, no second run."""
-    slow = DeliveryPolicy(ack_wait_seconds=1.0, heartbeat_seconds=0.2, max_deliver=3, backoff_seconds=(0.1,))
+    # Heartbeats every 0.2 s against a 2 s ack wait: a loaded machine may stall the loop for a second
+    # and still keep the delivery alive, so only a missing heartbeat could cause a redelivery.
+    slow = DeliveryPolicy(ack_wait_seconds=2.0, heartbeat_seconds=0.2, max_deliver=3, backoff_seconds=(0.1,))
     recorder = Recorder(pause=3 * slow.ack_wait_seconds)
     bus = await start_consumer(own_nats, recorder, durable="slow", delivery=slow)
     await bus.publish(repo_updated(REPO, "run-slow"))
