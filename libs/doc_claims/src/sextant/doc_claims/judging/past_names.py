@@ -81,7 +81,8 @@ def revise_with_past_names(
             revised.append((claim, resolution))
         elif claim.kind == "symbol" and resolution.status == "contradicted" and (near := near_name(name, facts)):
             # Never defined, but one letter or word away from one of ours: a slip of the doc's.
-            evidence = f"{resolution.evidence}; never defined in this repository's history; did you mean {near}?"
+            history = "absent at the head" if nothing_searched(search) else "never defined in this repository's history"
+            evidence = f"{resolution.evidence}; {history}; did you mean {near}?"
             revised.append((claim, dataclasses.replace(resolution, evidence=evidence, replacement=near)))
         elif search.note is None and resolution.status == "contradicted":
             revised.append(
@@ -96,10 +97,43 @@ def revise_with_past_names(
                 )
             )
         elif search.note is not None:
-            revised.append((claim, dataclasses.replace(resolution, evidence=f"{resolution.evidence} ({search.note})")))
+            revised.append((claim, with_note(resolution, search)))
         else:
             revised.append((claim, resolution))
     return revised
+
+
+def nothing_searched(search: DefinitionSearch) -> bool:
+    """Whether the look-up could not search history at all (no repository, a blob-less one, no budget).
+
+    Args:
+        search: The history look-up.
+
+    Returns:
+        True when no past tree was searched and the note says why.
+    """
+    return search.trees == 0 and search.note is not None
+
+
+def with_note(resolution: Resolution, search: DefinitionSearch) -> Resolution:
+    """A name history did not find, when the look-up was skipped or cut short: the note says so.
+
+    With no history searched at all, a bare name contradicted by its wording becomes unverifiable:
+    without history an absent name is as likely another project's, a placeholder or a meta-variable
+    as a removed one of ours. What the doc is firm about (a member of one of our modules or classes,
+    a slip of one of our names, a path: the tree is read even blob-less) is decided before this.
+
+    Args:
+        resolution: The name's resolution at the head.
+        search: The look-up, whose note says why it was skipped or cut short.
+
+    Returns:
+        The resolution with the note in its evidence (unverifiable when nothing was searched).
+    """
+    if nothing_searched(search) and resolution.status == "contradicted":
+        evidence = f"{resolution.evidence}; absent at the head; {search.note}"
+        return dataclasses.replace(resolution, status="unverifiable", evidence=evidence)
+    return dataclasses.replace(resolution, evidence=f"{resolution.evidence} ({search.note})")
 
 
 _HEADER_PARAMETERS = re.compile(r"^\s*(?:export\s+)?(?:async\s+)?(?:def|function|func)\b[^(]*\((.*)")
