@@ -13,6 +13,7 @@ from nats.aio.msg import Msg
 from nats.js import JetStreamContext
 
 from sextant.bus.claim_check import ClaimCheck
+from sextant.bus.handback import read_handbacks
 from sextant.bus.leases import Leases
 from sextant.bus.publishing import publish_event
 from sextant.bus.reading import decode_body, last_sequence, read_stream
@@ -52,6 +53,9 @@ class Bus:
         self.service = service
         self._claims: ClaimCheck | None = None
         self._leases: Leases | None = None
+        self.durables: set[str] = set()
+        """Durable consumers this process runs (shared by every view); ``connect`` makes each one
+        made before hand-backs existed read its handed-back copies too."""
         self.stopping = asyncio.Event()
         """Set when ``close`` begins (shared by every view of this bus): a long handler checks it
         between units of work and gives its delivery back (``DeliveryAbandoned``) instead of being
@@ -93,9 +97,11 @@ class Bus:
         return self._leases
 
     async def connect(self) -> None:
-        """Connect the broker and make sure the stream exists."""
+        """Connect the broker, make sure the stream exists and every durable reads its hand-backs."""
         await self.broker.connect()
         await ensure_stream(self.js, self.stream)
+        for durable in sorted(self.durables):
+            await read_handbacks(self.js, durable)
 
     async def publish(self, event: Event) -> bool:
         """Publish an event on its subject, once (see ``sextant.bus.publishing.publish_event``).

@@ -28,7 +28,8 @@ def consume(
     Replicas of a service share the durable, so they split the work (a queue). Acks are explicit:
     the bus acks after the handler's output is published, naks with backoff on failure, and
     parks what it cannot handle. A message that runs out of deliveries some other way is parked
-    by the delivery-limit backstop (``sextant.bus.exhausted``).
+    by the delivery-limit backstop (``sextant.bus.exhausted``). The durable also reads the copies
+    it hands back at shutdown (``sextant.bus.handback``).
 
     Args:
         router: The service's router.
@@ -39,12 +40,15 @@ def consume(
         handle: ``async (event) -> events to publish``.
     """
 
+    subject = subject_pattern(event_type)
+    bus.durables.add(durable)
+
     @router.subscriber(
-        subject_pattern(event_type),
+        subject,
         stream=JStream(STREAM_NAME, declare=False),
         durable=durable,
         pull_sub=PullSub(batch_size=1, timeout=PULL_TIMEOUT_SECONDS),
-        config=durable_consumer_config(bus.delivery),
+        config=durable_consumer_config(bus.delivery, subject=subject, durable=durable),
         ack_policy=AckPolicy.MANUAL,
         decoder=raw_body,  # our code decodes; FastStream's JSON parser would choke on hostile nesting
         title=f"{durable}:{event_type.__name__}",

@@ -14,6 +14,7 @@ from nats.errors import NotJSMessageError
 from nats.js.api import ConsumerConfig
 
 from sextant.bus.claim_check import MissingClaimError
+from sextant.bus.handback import earlier_deliveries, hand_back, handback_filter
 from sextant.bus.parking import parked_event
 from sextant.bus.publishing import UnpublishableEventError
 from sextant.bus.settings import DeliveryPolicy
@@ -32,10 +33,11 @@ EventHandler = Callable[[E], Awaitable[Sequence[Event]]]
 
 
 class DeliveryAbandoned(Exception):  # noqa: N818 — a settlement, not a failure
-    """Raised by a handler that stops because the process is stopping (``Bus.stopping``).
+    """Raised by a handler that stops before finishing, its work so far kept and the rest resumable.
 
-    Its work so far is kept and the rest is resumable, so the delivery is nacked for the next
-    consumer without a warning and without counting as a failure.
+    While the process is stopping (``Bus.stopping``) the delivery is handed back without spending an
+    attempt (``sextant.bus.handback``); otherwise (a lease lost mid-work) it is nacked, which counts.
+    Neither logs a warning.
     """
 
 
@@ -52,11 +54,27 @@ def delivery_info(raw: Msg) -> tuple[int, int | None]:
     return meta.num_delivered or 1, meta.sequence.stream
 
 
-def durable_consumer_config(delivery: DeliveryPolicy) -> ConsumerConfig:
-    """Settings every service's durable pull consumer uses: explicit ack, bounded redelivery."""
+def counted_deliveries(raw: Msg) -> int:
+    """Which attempt at the work this delivery is: its own deliveries plus those its hand-backs carried.
+
+    Deliveries interrupted by our own shutdown are not in it (they were handed back, not retried).
+    """
+    deliveries, _ = delivery_info(raw)
+    return earlier_deliveries(raw.headers) + deliveries
+
+
+def durable_consumer_config(delivery: DeliveryPolicy, *, subject: str, durable: str) -> ConsumerConfig:
+    """Settings every service's durable pull consumer uses: explicit ack, bounded redelivery.
+
+    It reads its event's subject and the copies it handed back at shutdown.
+    """
     # No server-side backoff list: it would replace ack_wait for the first delivery too, and long
     # handlers keep their delivery alive with in-progress heartbeats instead. Failures nak with a delay.
-    return ConsumerConfig(max_deliver=delivery.max_deliver, ack_wait=delivery.ack_wait_seconds)
+    return ConsumerConfig(
+        max_deliver=delivery.max_deliver,
+        ack_wait=delivery.ack_wait_seconds,
+        filter_subjects=[subject, handback_filter(durable)],
+    )
 
 
 async def process_delivery(
@@ -85,19 +103,9 @@ async def process_delivery(
         handle: ``async (event) -> events to publish``.
     """
     raw: Msg = message.raw_message
-    deliveries, _ = delivery_info(raw)
-    try:
-        event = await bus.decode(raw.data, raw.headers)
-    except (EventDecodeError, MissingClaimError) as error:
-        await park(bus, raw, consumer, None, f"undecodable event: {error}")
-        await message.ack()
-        return
-    except Exception as error:  # the claim store is unreachable: worth another delivery
-        await _retry_or_park(bus, message, consumer=consumer, error=error, deliveries=deliveries)
-        return
-    if not isinstance(event, event_type):
-        await park(bus, raw, consumer, event, f"{consumer} does not handle {type(event).__name__}")
-        await message.ack()
+    deliveries = counted_deliveries(raw)
+    event = await _event_to_handle(bus, message, event_type=event_type, consumer=consumer, deliveries=deliveries)
+    if event is None:
         return
     # The heartbeat covers the handler and the publishing of its outputs (a claim-check upload
     # can take a while): the delivery must not time out and be redelivered while either runs.
@@ -115,8 +123,7 @@ async def process_delivery(
             for output in outputs:
                 await bus.publish(output)
         except DeliveryAbandoned as stopped:
-            logger.info("%s gave %s back at shutdown (%s); it is redelivered", stage, raw.subject, stopped)
-            await message.nack(delay=_backoff(bus.delivery, 1))
+            await _give_back(bus, message, consumer=consumer, stage=stage, why=stopped, deliveries=deliveries)
             return
         except UnpublishableEventError as error:  # the same input gives the same output: never retry
             await _fail(bus, message, consumer=consumer, stage=stage, event=event, error=error)
@@ -133,20 +140,66 @@ async def process_delivery(
     await message.ack()
 
 
+async def _event_to_handle(
+    bus: Bus, message: NatsMessage, *, event_type: type[E], consumer: str, deliveries: int
+) -> E | None:
+    """The delivery's event, or None once a delivery that must not reach the handler is settled."""
+    raw: Msg = message.raw_message
+    try:
+        event = await bus.decode(raw.data, raw.headers)
+    except (EventDecodeError, MissingClaimError) as error:
+        await park(bus, raw, consumer, None, f"undecodable event: {error}")
+        await message.ack()
+        return None
+    except Exception as error:  # the claim store is unreachable: worth another delivery
+        await _retry_or_park(bus, message, consumer=consumer, error=error, deliveries=deliveries)
+        return None
+    if not isinstance(event, event_type):
+        await park(bus, raw, consumer, event, f"{consumer} does not handle {type(event).__name__}")
+        await message.ack()
+        return None
+    if deliveries > bus.delivery.max_deliver:  # a copy whose earlier deliveries failed or crashed
+        reason = f"delivery limit reached: {deliveries - 1} deliveries failed or crashed (shutdowns not counted)"
+        await park(bus, raw, consumer, event, reason)
+        await message.reject()
+        return None
+    return event
+
+
 async def park(bus: Bus, raw: Msg, consumer: str, event: Event | None, reason: str) -> None:
     """Record a delivery as parked (logged, and published as EventParked)."""
-    deliveries, sequence = delivery_info(raw)
+    _, sequence = delivery_info(raw)
     parked = parked_event(
         consumer=consumer,
         subject=raw.subject,
         headers=raw.headers,
         sequence=sequence,
-        deliveries=deliveries,
+        deliveries=counted_deliveries(raw),
         event=event,
         reason=reason,
     )
     logger.warning("parked %s (seq %s) from %s: %s", raw.subject, sequence, consumer, reason)
     await bus.publish(parked)
+
+
+async def _give_back(
+    bus: Bus, message: NatsMessage, *, consumer: str, stage: str, why: DeliveryAbandoned, deliveries: int
+) -> None:
+    """Settle an abandoned delivery: handed back when we are shutting down, else nacked (which counts)."""
+    raw = message.raw_message
+    _, sequence = delivery_info(raw)
+    if bus.stopping.is_set() and sequence is not None:
+        try:
+            await hand_back(bus, raw, durable=consumer, sequence=sequence, counted=deliveries - 1)
+        except Exception as error:  # the copy is not stored: the original must stay, at an attempt's cost
+            logger.warning("%s could not hand %s back at shutdown (%s); nacked instead", stage, raw.subject, error)
+        else:
+            logger.info("%s handed %s back at shutdown (%s)", stage, raw.subject, why)
+            await message.ack()
+            return
+    else:
+        logger.info("%s gave %s back (%s); it is redelivered", stage, raw.subject, why)
+    await message.nack(delay=_backoff(bus.delivery, 1))
 
 
 async def _fail(bus: Bus, message: NatsMessage, *, consumer: str, stage: str, event: Event, error: Exception) -> None:

@@ -18,6 +18,7 @@ import msgspec
 from faststream.nats import NatsMessage, NatsRouter
 from nats.js.errors import NotFoundError
 
+from sextant.bus.handback import earlier_deliveries
 from sextant.bus.parking import parked_event
 from sextant.contracts import STREAM_NAME, Event
 
@@ -94,7 +95,7 @@ async def park_exhausted(bus: Bus, advisory: MaxDeliveriesAdvisory) -> None:
         subject=stored.subject or "",
         headers=headers,
         sequence=advisory.stream_seq,
-        deliveries=advisory.deliveries,
+        deliveries=earlier_deliveries(headers) + advisory.deliveries,
         event=event,
         reason=reason,
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from sextant.bus.handback import original_subject
 from sextant.bus.settings import RUN_ID_HEADER
 from sextant.contracts import Event, EventParked, RepoRef, event_id_for, utc_now_iso
 
@@ -14,7 +15,7 @@ def repo_of(subject: str, event: Event | None) -> RepoRef:
     """The repository a message is about: its event's, else the last token of its subject."""
     if event is not None:
         return event.repo
-    tokens = subject.split(".")
+    tokens = original_subject(subject).split(".")
     return RepoRef(url="", repo_key=tokens[-1] if len(tokens) == 4 else UNKNOWN_REPO_KEY)
 
 

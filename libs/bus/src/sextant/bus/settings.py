@@ -46,6 +46,17 @@ EVENT_TYPE_HEADER = "Sextant-Event-Type"
 RUN_ID_HEADER = "Sextant-Run-Id"
 """Header carrying the event's run id, so even a body nobody can decode is parked under its run."""
 
+HANDBACK_SUBJECT_PREFIX = "sextant.handback"
+"""Subjects of deliveries handed back at shutdown: ``sextant.handback.<durable>.<event>.<repo_key>``,
+read only by that durable (its second filter subject)."""
+
+EARLIER_DELIVERIES_HEADER = "Sextant-Earlier-Deliveries"
+"""On a handed-back copy: deliveries of the work that counted before it (failures, crashes), so a
+shutdown neither spends an attempt nor gives back the ones already spent."""
+
+HANDED_BACK_FROM_HEADER = "Sextant-Handed-Back-From"
+"""On a handed-back copy: the stream sequence of the message it replaces."""
+
 
 @dataclass(frozen=True)
 class DeliveryPolicy:
