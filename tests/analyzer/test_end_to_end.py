@@ -83,6 +83,9 @@ async def test_the_analysis_flags_the_stale_doc_and_trusts_the_fresh_one(
     claims = {(c.doc, c.ref): c for c in analysis.doc_claims}
     stale = claims[("docs/design.md", "create_legacy_session()")]
     assert (stale.status, stale.line) == ("contradicted", 3)
+    # Through the blob-less mirror, hydrated by the indexer: history names the removing commit.
+    removal = git_repo.git("log", "-1", "--format=%h").strip()
+    assert stale.removed_by == f"{removal} rename and document"
     assert claims[("docs/usage.md", "open_session()")].status == "verified"
     assert not [c for c in analysis.doc_claims if c.doc == "docs/usage.md" and c.status != "verified"]
 

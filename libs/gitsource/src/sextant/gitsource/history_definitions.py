@@ -105,6 +105,8 @@ _CODE_PATHSPECS = tuple(
         "sh",
     ]
 )
+CODE_PATHSPECS = _CODE_PATHSPECS
+"""The source files the look-up reads (a blob-less mirror is hydrated with their past blobs: history_blobs)."""
 
 _OWN_FORMS = {suffix: f"*.{suffix}" for suffix in _TEMPLATES_BY_SUFFIX}
 _LANGUAGES = (
@@ -252,7 +254,7 @@ def find_past_definitions(
     return search
 
 
-PARTIAL_CLONE_NOTE = "history not searched: a blob-less clone holds no old file contents (fetching them is not allowed)"
+PARTIAL_CLONE_NOTE = "history not searched: a blob-less clone holds no old file contents"
 _TREES_PER_GREP = 4
 _PATTERN_CHARS = 24_000
 """Length of one pattern at most (names times forms): PCRE in git refused ~60,000 and took ~30,000."""

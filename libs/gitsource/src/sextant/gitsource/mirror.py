@@ -3,7 +3,9 @@
 The indexer discovers files with ``list_tree`` (paths and blob SHAs straight from the tree: git
 never truncates), reads only changed files with ``read_blobs`` (their blobs fetched in one batch),
 and a no-change re-sync costs one fetch (nothing transferred) plus the ``ls-tree``. The reviewer
-reads ``diff``. A local path is used in place: nothing is cloned or written.
+reads ``diff``. ``hydrate_history`` fetches the source files' past blobs within a byte budget, for
+the doc-claim history look-up (``history_blobs``). A local path is used in place: nothing is
+cloned or written.
 
 The folder of a mirror is named from a hash of the URL (never the token); the token lives only in
 the environment of each git call, so the mirror's config holds no secret.
@@ -28,6 +30,7 @@ from sextant.gitsource.clone import branch_missing, clone_blobless
 from sextant.gitsource.commit_dates import iso_from_epoch
 from sextant.gitsource.errors import BranchNotFoundError, GitCommandError, GitSourceError
 from sextant.gitsource.git_process import run_git, stream_git
+from sextant.gitsource.history_blobs import DEFAULT_HISTORY_FETCH_BYTES, Hydration, hydrate
 from sextant.gitsource.local_repository import resolve_local_git_dir
 from sextant.gitsource.objects import (
     blob_contents,
@@ -133,6 +136,37 @@ class RepoMirror:
             else:
                 self._clone(git_dir, source, env=env, secrets=secrets)
         return self._state(git_dir, ref, source, in_place=False)
+
+    def hydrate_history(
+        self, source: RepoSource, head_sha: str, max_bytes: int = DEFAULT_HISTORY_FETCH_BYTES
+    ) -> Hydration | None:
+        """Fetch the past blobs of the source files reachable from a synced head, within a byte budget.
+
+        So the doc-claim history look-up can read the mirror like a full repository (see
+        ``history_blobs``). Under the mirror's lock, as a sync; only new history is fetched once the
+        mirror is hydrated.
+
+        Args:
+            source: The repository (synced).
+            head_sha: The head commit of the sync (``MirrorState.head_sha``).
+            max_bytes: Bytes this call may add to the mirror.
+
+        Returns:
+            What was fetched; None for a local repository (read in place, nothing to fetch).
+        """
+        _check_revision(head_sha)
+        if local_path(source) is not None:
+            return None
+        git_dir = self.mirror_dir(source)
+        with self._locked(git_dir):
+            return hydrate(
+                git_dir,
+                head_sha,
+                env=git_environment(source),
+                secrets=secrets_of(source),
+                timeout=self.timeout,
+                max_bytes=max_bytes,
+            )
 
     def iter_tree(self, source: RepoSource, ref: str, limits: TreeLimits = DEFAULT_TREE_LIMITS) -> Iterator[TreeEntry]:
         """Every entry of a commit's tree, streamed from git as it lists them (no blob is fetched).

@@ -17,6 +17,7 @@ from sextant.config import (
     read_settings,
     setting,
 )
+from sextant.gitsource.history_blobs import DEFAULT_HISTORY_FETCH_BYTES
 from sextant.gitsource.repo_reference import ALLOW_LOCAL_REPOS
 from sextant.gitsource.tree_stream import DEFAULT_MAX_TREE_BYTES, DEFAULT_MAX_TREE_ENTRIES, TreeLimits
 from sextant.indexer.discovery import DEFAULT_EXCLUDES, DEFAULT_MAX_FILE_BYTES, DiscoveryRules
@@ -53,6 +54,9 @@ class IndexerSettings:
     """Read repositories named by a local path (the embedded runtime's default)."""
     symbol_blame: bool = setting("INDEX_SYMBOL_BLAME", True)
     """Date symbols by git blame where the history is on disk (see docs/indexing.md)."""
+    history_fetch_bytes: int = setting("INDEX_HISTORY_FETCH_BYTES", DEFAULT_HISTORY_FETCH_BYTES)
+    """Bytes of past source blobs one run may fetch into a blob-less mirror, so doc claims are judged
+    with history (0: none; see docs/doc-claims.md)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> IndexerSettings:
@@ -62,7 +66,7 @@ class IndexerSettings:
         against the full path and the basename), INDEX_DEFAULT_EXCLUDES (false: drop the built-in
         vendored/generated/lock excludes), INDEX_MAX_FILE_BYTES, INDEX_MAX_TREE_ENTRIES and
         INDEX_MAX_TREE_BYTES (caps on the tree listing), INDEX_GIT_TIMEOUT_SECONDS,
-        INDEX_GROUP_CHUNKS, INDEX_SYMBOL_BLAME, SEXTANT_HOME.
+        INDEX_GROUP_CHUNKS, INDEX_SYMBOL_BLAME, INDEX_HISTORY_FETCH_BYTES, SEXTANT_HOME.
 
         Args:
             env: Environment variables.
@@ -82,6 +86,8 @@ class IndexerSettings:
         )
         computed = {"mirrors_dir": mirrors_path(env), "store_path": default_store_path(env), "rules": rules}
         settings = read_settings(cls, env, **computed)
-        if settings.group_chunks < 1 or rules.max_file_bytes < 1:
-            raise ValueError("INDEX_GROUP_CHUNKS and INDEX_MAX_FILE_BYTES must be positive")
+        if settings.group_chunks < 1 or rules.max_file_bytes < 1 or settings.history_fetch_bytes < 0:
+            raise ValueError(
+                "INDEX_GROUP_CHUNKS and INDEX_MAX_FILE_BYTES must be positive, INDEX_HISTORY_FETCH_BYTES not negative"
+            )
         return settings

@@ -28,6 +28,7 @@ from sextant.indexer.chunk_points import FileVersion, chunk_payload, chunk_point
 from sextant.indexer.deps import IndexerDeps
 from sextant.indexer.discovery import SkipLog, content_skip, discover_files
 from sextant.indexer.earlier_attempts import written_by_earlier_attempts
+from sextant.indexer.history_hydration import finish_hydration, start_hydration
 from sextant.indexer.progress import IndexProgress, Phase, ProgressCallback
 from sextant.indexer.recency_stamp import RecencyStamp
 from sextant.indexer.restamp import restamps_for_unchanged
@@ -177,6 +178,7 @@ async def _index(
         progress(IndexProgress(phase="syncing"))
     with _tracer.start_as_current_span("indexer.discover") as span:
         state: MirrorState = await asyncio.to_thread(deps.mirrors.sync, source)
+        hydrating = start_hydration(deps, source, state.head_sha)  # past blobs for doc claims, beside the run
         rules = deps.settings.rules
         listing = deps.mirrors.iter_tree(source, state.head_sha, rules.tree_limits)
         found = await asyncio.to_thread(discover_files, listing, rules)
@@ -225,6 +227,7 @@ async def _index(
             deleted = await asyncio.to_thread(deps.store.delete_paths, repo_key, plan.stale_paths)
         run.tally.chunks_deleted += deleted
         run.tally.files_deleted += len(plan.stale_paths)
+    await finish_hydration(hydrating)
     run.report("done")
     return _chunks_indexed(
         request, recency=recency, run=run, state=state, deps=deps, calls_before=calls_before, started=started

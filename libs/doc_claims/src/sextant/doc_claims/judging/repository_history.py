@@ -8,6 +8,7 @@ can be read, the report's `history_note` and each finding history would have dec
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -24,9 +25,11 @@ from sextant.doc_claims.judging.past_packages import revise_with_past_packages
 from sextant.gitsource.access import local_path
 from sextant.gitsource.errors import GitSourceError
 from sextant.gitsource.history_access import HistoryRepository, open_history
+from sextant.gitsource.history_blobs import history_present, last_hydration_note
 from sextant.gitsource.history_definitions import (
     DEFAULT_HISTORY_BYTES,
     DEFAULT_HISTORY_SECONDS,
+    PARTIAL_CLONE_NOTE,
     DefinitionSearch,
     find_past_definitions,
 )
@@ -90,13 +93,17 @@ class RepositoryHistory:
             # Nothing to search: the names history would have decided say why they stay as they are.
             search = DefinitionSearch(searched=frozenset(absent_names(judged)), note=self.note)
             return revise_with_past_names(judged, facts, search)
-        search = find_past_definitions(
-            self.repo,
-            absent_names(judged),
-            used=facts.identifiers.keys(),
-            max_bytes=self.max_bytes,
-            max_seconds=self.max_seconds,
-        )
+        if self.repo.partial and self.note is not None:
+            # A mirror not (fully) hydrated: nothing to search, for the reason the note gives.
+            search = DefinitionSearch(searched=frozenset(absent_names(judged)), note=self.note)
+        else:
+            search = find_past_definitions(
+                self.repo,
+                absent_names(judged),
+                used=facts.identifiers.keys(),
+                max_bytes=self.max_bytes,
+                max_seconds=self.max_seconds,
+            )
         self.note = search.note
         self.cost = {"trees": search.trees, "bytes": search.bytes_read, "seconds": search.seconds}
         judged = revise_with_past_names(judged, facts, search)
@@ -125,9 +132,10 @@ class HistoryLocations:
 
     A local repository is read in place (when local paths are allowed at all); any other is read
     from the indexer's mirror under `mirrors_dir`, pinned to the commit that was indexed. The
-    mirrors are blob-less clones, whose old file contents were never fetched: history is then not
-    searched, and the findings say so (fetching old blobs would mean git reaching the remote
-    during an analysis; see docs/doc-claims.md).
+    mirrors are blob-less clones: the indexer fetches the source files' old blobs after its sync
+    (`RepoMirror.hydrate_history`, within a byte budget), and a mirror hydrated through the commit
+    is searched like a full repository; otherwise history is not searched and the findings say
+    why. Opening never fetches: git runs here with no transport at all (see docs/doc-claims.md).
     """
 
     mirrors_dir: Path
@@ -160,6 +168,16 @@ class HistoryLocations:
             git_dir = RepoMirror(self.mirrors_dir).mirror_dir(source)
             if local_path(source) is None and not git_dir.exists():
                 return RepositoryHistory.unavailable("history not read: this machine holds no mirror of the repository")
-            return RepositoryHistory(open_history(git_dir, head_sha))
+            return _mirror_history(open_history(git_dir, head_sha))
         except GitSourceError as error:
             return RepositoryHistory.unavailable(f"history not read: {error}")
+
+
+def _mirror_history(repo: HistoryRepository) -> RepositoryHistory:
+    """A repository's history; a blob-less mirror is read as a full one only once hydrated through the commit."""
+    if not repo.partial:
+        return RepositoryHistory(repo)
+    if history_present(repo.git_dir, repo.head, env=repo.env, timeout=repo.timeout):
+        # Every source blob the look-up reads is present; any other one it touched would fail, not fetch.
+        return RepositoryHistory(dataclasses.replace(repo, partial=False))
+    return RepositoryHistory(repo, note=last_hydration_note(repo.git_dir) or PARTIAL_CLONE_NOTE)

@@ -1,0 +1,237 @@
+"""Old file contents for a blob-less mirror: the source files' past blobs, fetched within a byte budget.
+
+A blob-less mirror holds every commit and tree but only the blobs the indexer read, so the history
+look-up of doc claims (`history_definitions`: `git grep` over past trees, `git log -G` over
+stretches) cannot run on it. Hydrating it fetches, through the mirror's own fetch path
+(`objects.fetch_objects`: the remote `origin`, the hardened environment, the token only in git's
+environment), the missing blobs of source files over the branch's history:
+
+1. the raw diffs of the branch's history (``git log --raw --full-history --diff-merges=separate
+   <head> --not <hydrated> -- <code pathspecs>``) name every version the source files had, and
+   ``rev-list --missing=print`` keeps those the mirror lacks; neither fetches anything (a raw diff
+   reads trees only, and both run with no transport allowed at all), newest first;
+2. they are fetched in batches, each sized from the bytes per blob seen so far, until none is
+   missing or the byte budget is spent (then the next run carries on where this one stopped: what
+   was fetched stays);
+3. when none is missing, the ref `HYDRATED_REF` is set to the head: every source blob reachable
+   from it is present, so the next run lists only the history added since, and a reader knows the
+   mirror can be searched like a full repository. The outcome of the last run (and the note to
+   show when it stopped short) is kept beside it in `STATE_FILE`.
+
+The caller holds the mirror's lock (`RepoMirror.hydrate_history`), as for a sync.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from sextant.gitsource.errors import GitCommandError, GitSourceError
+from sextant.gitsource.git_process import run_git
+from sextant.gitsource.history_definitions import CODE_PATHSPECS
+from sextant.gitsource.objects import fetch_objects, present_objects
+
+HYDRATED_REF = "refs/sextant/history-hydrated"
+"""The newest commit whose source files' whole history is present in the mirror."""
+STATE_FILE = "sextant-history.json"
+"""The last hydration's outcome, in the mirror's git directory."""
+DEFAULT_HISTORY_FETCH_BYTES = 64 * 1024 * 1024
+"""Bytes one hydration may add to the mirror (packed, as fetched): flask's whole source history is
+about a tenth of it."""
+_FIRST_BATCH = 64
+_MIN_BATCH = 16
+_MAX_BATCH = 8192
+_BYTES_PER_KIB = 1024
+
+
+@dataclass(frozen=True)
+class Hydration:
+    """What one hydration of a mirror did."""
+
+    head: str
+    """The commit whose history was hydrated."""
+    complete: bool
+    """True when every source blob reachable from the head is present."""
+    missing: int = 0
+    """Source blobs the mirror lacked when the run began."""
+    fetched: int = 0
+    """Blobs fetched by this run."""
+    bytes_fetched: int = 0
+    """Bytes the mirror grew by (packed objects, as transferred)."""
+    fetches: int = 0
+    """Fetch requests made."""
+    seconds: float = 0.0
+    note: str | None = None
+    """Why the history is not complete (the budget), None when it is."""
+
+
+def hydrate(
+    git_dir: Path,
+    head: str,
+    *,
+    env: dict[str, str],
+    secrets: tuple[str, ...],
+    timeout: float,
+    max_bytes: int = DEFAULT_HISTORY_FETCH_BYTES,
+) -> Hydration:
+    """Fetch the missing past blobs of source files reachable from `head`, within `max_bytes`.
+
+    Args:
+        git_dir: A blob-less mirror whose promisor remote is `origin`.
+        head: Full commit id of the branch head to hydrate.
+        env: Child environment of the mirror's source (carries the credentials, if any).
+        secrets: Strings to scrub from errors.
+        timeout: Seconds allowed for each git command.
+        max_bytes: Bytes the mirror may grow by in this run.
+
+    Returns:
+        What was fetched, and whether the history is now complete.
+    """
+    started = time.monotonic()
+    missing = missing_source_blobs(git_dir, head, env=env, timeout=timeout)
+    fetched = fetches = 0
+    size_before = _object_bytes(git_dir, env, timeout)
+    grown = 0
+    batch = _FIRST_BATCH
+    while fetched < len(missing) and grown < max_bytes:
+        ids = missing[fetched : fetched + batch]
+        fetch_objects(git_dir, ids, env=env, secrets=secrets, timeout=timeout)
+        fetches += 1
+        fetched += len(ids)
+        grown = _object_bytes(git_dir, env, timeout) - size_before
+        per_blob = max(grown / fetched, 1.0)
+        batch = int(min(_MAX_BATCH, max(_MIN_BATCH, (max_bytes - grown) / per_blob)))
+    complete = fetched >= len(missing)
+    note = None
+    if complete:
+        _git(git_dir, ["update-ref", HYDRATED_REF, head], env=env, timeout=timeout, secrets=secrets)
+    else:
+        note = (
+            f"history not searched: a blob-less clone holds only part of its old file contents (fetching them "
+            f"stopped at its {max_bytes / 1024 / 1024:g} MiB budget, {fetched:,} of {len(missing):,} blobs)"
+        )
+    outcome = Hydration(
+        head=head,
+        complete=complete,
+        missing=len(missing),
+        fetched=fetched,
+        bytes_fetched=max(grown, 0),
+        fetches=fetches,
+        seconds=time.monotonic() - started,
+        note=note,
+    )
+    (git_dir / STATE_FILE).write_text(json.dumps(asdict(outcome)) + "\n")
+    return outcome
+
+
+def missing_source_blobs(git_dir: Path, head: str, *, env: dict[str, str], timeout: float) -> list[str]:
+    """Ids of the source files' blobs reachable from `head` that the mirror lacks, newest first.
+
+    Every version of a file was written by some commit, so the blob ids the raw diffs of the
+    branch's history name (all parents of merges, the root's files included) are every version.
+    Nothing is fetched: a raw diff compares tree entries only, presence is checked with
+    `--missing=print`, and both run with no transport allowed. History already hydrated
+    (`HYDRATED_REF`) is not listed again.
+
+    Args:
+        git_dir: The mirror.
+        head: Full commit id.
+        env: Child environment.
+        timeout: Seconds allowed.
+
+    Returns:
+        Blob ids, each once.
+    """
+    args = [
+        "log",
+        "--format=",
+        "--raw",
+        "--no-abbrev",
+        "--no-renames",
+        "--full-history",
+        "--diff-merges=separate",
+        "--root",
+        head,
+    ]
+    if (hydrated := hydrated_commit(git_dir, env=env, timeout=timeout)) is not None:
+        args += ["--not", hydrated]
+    closed = _no_transport(env)
+    out = _git(git_dir, [*args, "--", *CODE_PATHSPECS], env=closed, timeout=timeout)
+    blobs = (_new_blob(line) for line in out.decode("utf-8", "replace").splitlines())
+    written = list(dict.fromkeys(blob for blob in blobs if blob is not None))
+    present = present_objects(git_dir, written, with_objects=True, env=closed, timeout=timeout)
+    return [blob for blob in written if blob not in present]
+
+
+def _new_blob(raw_line: str) -> str | None:
+    """The blob a raw diff line writes (`:100644 100644 <old> <new> M<TAB>path`), None for a deletion or a submodule."""
+    fields = raw_line.split("\t", 1)[0].split(" ")
+    if len(fields) < 5 or not raw_line.startswith(":") or fields[1] == "160000":
+        return None
+    blob = fields[3]
+    return None if not blob.strip("0") else blob
+
+
+def hydrated_commit(git_dir: Path, *, env: dict[str, str], timeout: float) -> str | None:
+    """The commit `HYDRATED_REF` names, or None before the first complete hydration."""
+    try:
+        out = _git(
+            git_dir, ["rev-parse", "--verify", "--quiet", f"{HYDRATED_REF}^{{commit}}"], env=env, timeout=timeout
+        )
+    except GitCommandError:
+        return None
+    return out.decode("ascii").strip() or None
+
+
+def history_present(git_dir: Path, head: str, *, env: dict[str, str], timeout: float) -> bool:
+    """Whether every source blob reachable from `head` is in the mirror (it is an ancestor of `HYDRATED_REF`).
+
+    Args:
+        git_dir: The mirror.
+        head: Full commit id.
+        env: Child environment.
+        timeout: Seconds allowed.
+
+    Returns:
+        True when the history look-up can read the mirror like a full repository.
+    """
+    hydrated = hydrated_commit(git_dir, env=env, timeout=timeout)
+    if hydrated is None:
+        return False
+    try:
+        _git(git_dir, ["merge-base", "--is-ancestor", head, hydrated], env=env, timeout=timeout)
+    except GitCommandError:
+        return False  # exit 1: not an ancestor
+    return True
+
+
+def last_hydration_note(git_dir: Path) -> str | None:
+    """The note of the last hydration when it stopped short (None when it completed or never ran)."""
+    try:
+        state = json.loads((git_dir / STATE_FILE).read_text())
+    except (OSError, ValueError):
+        return None
+    note = state.get("note") if isinstance(state, dict) else None
+    return note if isinstance(note, str) else None
+
+
+def _object_bytes(git_dir: Path, env: dict[str, str], timeout: float) -> int:
+    """Bytes of the object store (packs and loose objects), from `git count-objects -v`."""
+    out = _git(git_dir, ["count-objects", "-v"], env=env, timeout=timeout)
+    fields = dict(line.split(": ", 1) for line in out.decode("ascii").splitlines() if ": " in line)
+    try:
+        return (int(fields["size"]) + int(fields["size-pack"])) * _BYTES_PER_KIB
+    except (KeyError, ValueError) as error:
+        raise GitSourceError(f"unexpected count-objects output: {out[:200]!r}") from error
+
+
+def _no_transport(env: dict[str, str]) -> dict[str, str]:
+    return {**env, "GIT_ALLOW_PROTOCOL": "", "GIT_NO_LAZY_FETCH": "1"}
+
+
+def _git(
+    git_dir: Path, args: list[str], *, env: dict[str, str], timeout: float, secrets: tuple[str, ...] = ()
+) -> bytes:
+    return run_git(args, env=env, secrets=secrets, timeout=timeout, git_dir=git_dir)

@@ -1,0 +1,68 @@
+"""Old file contents for the doc-claim history look-up, fetched into the mirror while the run indexes.
+
+The analyzer judges doc claims with the repository's history, read from the indexer's blob-less
+mirror with no transport at all. So the indexer, which owns the mirror, its lock and the
+credentials, fetches the source files' past blobs after its sync (`RepoMirror.hydrate_history`,
+within `INDEX_HISTORY_FETCH_BYTES`), beside the indexing, and the run's ChunksIndexed waits for it:
+the analysis that follows finds the history complete, or a note saying why it is not. A failed
+fetch costs the history, never the run. See docs/doc-claims.md ("Blob-less mirrors").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from sextant.gitsource.access import RepoSource
+from sextant.gitsource.errors import GitSourceError
+from sextant.gitsource.history_blobs import Hydration
+from sextant.indexer.deps import IndexerDeps
+
+logger = logging.getLogger(__name__)
+_RUNNING: set[asyncio.Task[Hydration | None]] = set()
+"""Fetches under way: held here so one whose run failed before waiting for it still runs to its end."""
+
+
+def start_hydration(deps: IndexerDeps, source: RepoSource, head_sha: str) -> asyncio.Task[Hydration | None] | None:
+    """Start fetching the history's blobs beside the run (None when the budget is 0: turned off).
+
+    Args:
+        deps: The indexer's dependencies (mirror cache, settings).
+        source: The synced source.
+        head_sha: The head the sync brought.
+
+    Returns:
+        The running fetch, to pass to `finish_hydration`.
+    """
+    budget = deps.settings.history_fetch_bytes
+    if budget <= 0:
+        return None
+    running = asyncio.create_task(asyncio.to_thread(_hydrate, deps, source, head_sha, budget))
+    _RUNNING.add(running)
+    running.add_done_callback(_RUNNING.discard)
+    return running
+
+
+async def finish_hydration(running: asyncio.Task[Hydration | None] | None) -> None:
+    """Wait for the fetch started by `start_hydration` (it never raises: a failure is logged)."""
+    if running is not None:
+        await running
+
+
+def _hydrate(deps: IndexerDeps, source: RepoSource, head_sha: str, budget: int) -> Hydration | None:
+    try:
+        hydration = deps.mirrors.hydrate_history(source, head_sha, max_bytes=budget)
+    except GitSourceError as error:  # scrubbed of secrets by gitsource
+        logger.warning("history blobs not fetched for doc claims: %s", error)
+        return None
+    if hydration is not None and (hydration.fetched or hydration.note):
+        logger.info(
+            "history blobs for doc claims: %d of %d fetched, %d bytes, %d requests, %.1f s%s",
+            hydration.fetched,
+            hydration.missing,
+            hydration.bytes_fetched,
+            hydration.fetches,
+            hydration.seconds,
+            f" ({hydration.note})" if hydration.note else "",
+        )
+    return hydration

@@ -1,0 +1,155 @@
+"""Hydrating a blob-less mirror: the source files' past blobs, fetched in batches within a byte budget."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from sextant.gitsource.access import RepoSource
+from sextant.gitsource.history_access import open_history
+from sextant.gitsource.history_blobs import (
+    HYDRATED_REF,
+    STATE_FILE,
+    history_present,
+    last_hydration_note,
+    missing_source_blobs,
+)
+from sextant.gitsource.mirror import RepoMirror
+
+CountObjects = Callable[[Path, str], int]
+TOKEN = "ghp_hydrationSecret123"
+
+
+def versioned_history(git_repo: Any, versions: int = 5) -> list[str]:
+    """A source file rewritten `versions` times, a doc beside it, and a data file (not source)."""
+    return [
+        git_repo.commit_files(
+            f"v{version}",
+            {
+                "pkg/core.py": f"def handler_{version}():\n    return {version}\n",
+                "README.md": f"# v{version}\n",
+                "data.csv": f"{version}\n",
+            },
+            date=f"2025-01-{version + 1:02d}T00:00:00+00:00",
+        )
+        for version in range(versions)
+    ]
+
+
+def blob_ids_at(git_repo: Any, path: str) -> set[str]:
+    out = git_repo.git("log", "--format=", "--raw", "--no-abbrev", "--", path)
+    return {line.split()[3] for line in out.splitlines() if line.startswith(":")}
+
+
+def test_hydrating_fetches_every_past_source_blob_and_nothing_else(
+    git_repo: Any, tmp_path: Path, trace2: Any, count_objects: CountObjects
+) -> None:
+    heads = versioned_history(git_repo)
+    mirror = RepoMirror(tmp_path / "cache")
+    source = RepoSource(git_repo.url)
+    state = mirror.sync(source)
+    git_dir = Path(state.path)
+    env = open_history(git_dir).env
+    assert count_objects(git_dir, "blob") == 0
+    assert not history_present(git_dir, state.head_sha, env=env, timeout=30)
+
+    trace2.clear()
+    listed = missing_source_blobs(git_dir, state.head_sha, env=env, timeout=30)
+    assert set(listed) == blob_ids_at(git_repo, "pkg/core.py")  # every version, no doc, no data file
+    assert not [argv for argv in trace2.commands(top_level=False) if argv[0] == "fetch"]  # listing never fetches
+
+    hydration = mirror.hydrate_history(source, state.head_sha)
+
+    assert hydration is not None
+    assert (hydration.complete, hydration.missing, hydration.fetched, hydration.fetches) == (True, 5, 5, 1)
+    assert hydration.bytes_fetched > 0
+    assert hydration.note is None
+    assert count_objects(git_dir, "blob") == 5
+    assert history_present(git_dir, heads[-1], env=env, timeout=30)
+    assert history_present(git_dir, heads[0], env=env, timeout=30)  # an older commit is covered too
+    assert (
+        subprocess.run(  # the record of how far the mirror is hydrated
+            ["git", "--git-dir", str(git_dir), "rev-parse", HYDRATED_REF], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        == heads[-1]
+    )
+
+
+def test_a_second_run_fetches_nothing_and_a_later_one_only_the_new_history(
+    git_repo: Any, tmp_path: Path, trace2: Any
+) -> None:
+    versioned_history(git_repo)
+    mirror = RepoMirror(tmp_path / "cache")
+    source = RepoSource(git_repo.url)
+    state = mirror.sync(source)
+    first = mirror.hydrate_history(source, state.head_sha)
+    assert first is not None
+    assert first.complete
+
+    trace2.clear()
+    again = mirror.hydrate_history(source, state.head_sha)
+    assert again is not None
+    assert (again.complete, again.missing, again.fetched, again.fetches) == (True, 0, 0, 0)
+    assert not [argv for argv in trace2.commands(top_level=False) if argv[0] == "fetch"]
+
+    git_repo.commit_files("v5", {"pkg/core.py": "def handler_5():\n    return 5\n", "pkg/extra.py": "X = 1\n"})
+    newer = mirror.sync(source)
+    later = mirror.hydrate_history(source, newer.head_sha)
+    assert later is not None
+    assert (later.complete, later.missing, later.fetched) == (True, 2, 2)  # the two new source blobs only
+    assert history_present(Path(newer.path), newer.head_sha, env=open_history(Path(newer.path)).env, timeout=30)
+
+
+def test_a_budget_too_small_stops_the_fetch_and_says_so_and_the_next_run_carries_on(
+    git_repo: Any, tmp_path: Path
+) -> None:
+    git_repo.commit_files("many", {f"pkg/m{index:03}.py": f"VALUE_{index} = {index}\n" * 20 for index in range(150)})
+    mirror = RepoMirror(tmp_path / "cache")
+    source = RepoSource(git_repo.url)
+    state = mirror.sync(source)
+    git_dir = Path(state.path)
+
+    short = mirror.hydrate_history(source, state.head_sha, max_bytes=1)
+
+    assert short is not None
+    assert not short.complete
+    assert short.missing == 150
+    assert 0 < short.fetched < 150
+    assert short.note is not None
+    assert "stopped at its" in short.note
+    assert "budget" in short.note
+    assert last_hydration_note(git_dir) == short.note
+    assert not history_present(git_dir, state.head_sha, env=open_history(git_dir).env, timeout=30)
+
+    rest = mirror.hydrate_history(source, state.head_sha)
+    assert rest is not None
+    assert (rest.complete, rest.missing, rest.fetched) == (True, 150 - short.fetched, 150 - short.fetched)
+    assert last_hydration_note(git_dir) is None
+
+
+def test_the_token_is_in_no_argument_and_no_record(git_repo: Any, tmp_path: Path, trace2: Any) -> None:
+    versioned_history(git_repo)
+    mirror = RepoMirror(tmp_path / "cache")
+    source = RepoSource(git_repo.url, token=TOKEN, provider="github")
+    state = mirror.sync(source)
+    trace2.clear()
+    hydration = mirror.hydrate_history(source, state.head_sha)
+    assert hydration is not None
+    assert hydration.complete
+    assert TOKEN not in trace2.text()
+    state_text = (Path(state.path) / STATE_FILE).read_text()
+    assert TOKEN not in state_text
+    assert json.loads(state_text)["complete"] is True
+    assert TOKEN not in (Path(state.path) / "config").read_text()
+
+
+def test_a_local_repository_is_read_in_place_and_never_hydrated(git_repo: Any, tmp_path: Path) -> None:
+    versioned_history(git_repo)
+    mirror = RepoMirror(tmp_path / "cache")
+    source = RepoSource(str(git_repo.root))
+    state = mirror.sync(source)
+    assert mirror.hydrate_history(source, state.head_sha) is None
+    assert not (tmp_path / "cache").exists() or not any((tmp_path / "cache").iterdir())
