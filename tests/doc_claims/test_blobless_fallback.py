@@ -22,7 +22,7 @@ DOC = (
     "The `NeverWritten` class handles retries.\n"
     "Call `acme.session.SyncPool` or `Session.close()`.\n"
     "Call `make_sesion()` to start.\n"
-    "See [the guide](guide/missing.md).\n"
+    "See [the guide](guide/missing.md) and [the logo](images/logo.png).\n"
 )
 
 
@@ -33,6 +33,7 @@ def sessions_history(git_repo: GitRepo) -> None:
             "acme/__init__.py": '"""Sessions."""\n',
             "acme/session.py": "class SyncSession:\n    pass\n\n\ndef make_session():\n    return SyncSession()\n",
             "docs/sessions.md": DOC,
+            "images/logo.png": b"\x89PNG\r\n\x1a\n\0\0",
         },
         date="2019-01-02T10:00:00+00:00",
     )
@@ -61,7 +62,7 @@ def test_without_history_a_bare_absent_name_is_unverifiable_and_firm_claims_stay
     mirror = open_history(blobless_clone(git_repo, tmp_path / "mirror.git"))
     assert mirror.partial
 
-    report = check_docs(snapshot.payloads, tree_paths=snapshot.paths, history=RepositoryHistory(mirror))
+    report = check_docs(snapshot.payloads, history=RepositoryHistory(mirror))  # the mirror's tree, as the analyzer
 
     by_ref = {f.ref: f for f in report.findings}
     removed = by_ref["SyncSession()"]
@@ -75,6 +76,7 @@ def test_without_history_a_bare_absent_name_is_unverifiable_and_firm_claims_stay
     assert (slip.status, slip.replacement) == ("contradicted", "make_session")
     assert "absent at the head; did you mean make_session?" in slip.evidence
     assert by_ref["guide/missing.md"].status == "contradicted"  # the tree is there, blob-less too
+    assert by_ref["images/logo.png"].status == "verified"  # in the tree, though no index holds it
     assert by_ref["make_session()"].status == "verified"
     assert report.history_note is not None
     assert "blob-less" in report.history_note

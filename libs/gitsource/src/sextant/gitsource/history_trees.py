@@ -46,6 +46,26 @@ def list_tree(repo: HistoryRepository, commit: str | None = None) -> list[TreeFi
     return sorted(files, key=lambda f: f.path)
 
 
+def tree_paths(repo: HistoryRepository, commit: str | None = None) -> list[str]:
+    """The paths of `list_tree`, read from the tree alone: no blob is touched, so a blob-less mirror lists them too.
+
+    Args:
+        repo: The opened repository.
+        commit: The commit; None for the repository's head.
+
+    Returns:
+        Paths of the files (blobs), submodules and symlinks left out, sorted.
+    """
+    out = repo.git(["ls-tree", "-r", "-z", "--full-tree", commit or repo.head])
+    paths = []
+    for record in out.split(b"\0"):
+        meta, _, raw_path = record.partition(b"\t")
+        fields = meta.decode("ascii").split()
+        if len(fields) == 3 and fields[1] == "blob" and fields[0] != "120000":
+            paths.append(raw_path.decode("utf-8", "surrogateescape"))
+    return sorted(paths)
+
+
 def read_objects(repo: HistoryRepository, names: Iterable[str]) -> dict[str, bytes]:
     """Contents of objects named by id or `<commit>:<path>`, in one `cat-file --batch`.
 

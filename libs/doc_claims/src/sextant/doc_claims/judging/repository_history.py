@@ -33,7 +33,7 @@ from sextant.gitsource.history_definitions import (
     DefinitionSearch,
     find_past_definitions,
 )
-from sextant.gitsource.history_trees import last_commits, list_tree
+from sextant.gitsource.history_trees import last_commits, tree_paths
 from sextant.gitsource.mirror import RepoMirror
 from sextant.gitsource.repo_reference import ALLOW_LOCAL_REPOS, source_for_repo
 
@@ -74,7 +74,7 @@ class RepositoryHistory:
         if self.repo is None:
             return None
         try:
-            return [file.path for file in list_tree(self.repo)]
+            return tree_paths(self.repo)  # the tree alone: a blob-less mirror lists its paths too
         except GitSourceError:
             return None  # the index's own paths still judge them
 
