@@ -11,7 +11,7 @@ from typing import Any
 from sextant.gitsource.access import RepoSource
 from sextant.gitsource.history_access import open_history
 from sextant.gitsource.history_blobs import (
-    HYDRATED_REF,
+    HYDRATED_REFS,
     STATE_FILE,
     history_present,
     last_hydration_note,
@@ -70,12 +70,17 @@ def test_hydrating_fetches_every_past_source_blob_and_nothing_else(
     assert count_objects(git_dir, "blob") == 5
     assert history_present(git_dir, heads[-1], env=env, timeout=30)
     assert history_present(git_dir, heads[0], env=env, timeout=30)  # an older commit is covered too
-    assert (
-        subprocess.run(  # the record of how far the mirror is hydrated
-            ["git", "--git-dir", str(git_dir), "rev-parse", HYDRATED_REF], capture_output=True, text=True, check=True
-        ).stdout.strip()
-        == heads[-1]
+    assert hydrated_refs(git_dir) == [f"{HYDRATED_REFS}{heads[-1]}"]  # the record of how far it is hydrated
+
+
+def hydrated_refs(git_dir: Path) -> list[str]:
+    out = subprocess.run(
+        ["git", "--git-dir", str(git_dir), "for-each-ref", "--format=%(refname)", HYDRATED_REFS],
+        capture_output=True,
+        text=True,
+        check=True,
     )
+    return out.stdout.split()
 
 
 def test_a_second_run_fetches_nothing_and_a_later_one_only_the_new_history(
@@ -101,6 +106,27 @@ def test_a_second_run_fetches_nothing_and_a_later_one_only_the_new_history(
     assert later is not None
     assert (later.complete, later.missing, later.fetched) == (True, 2, 2)  # the two new source blobs only
     assert history_present(Path(newer.path), newer.head_sha, env=open_history(Path(newer.path)).env, timeout=30)
+    assert hydrated_refs(Path(newer.path)) == [f"{HYDRATED_REFS}{newer.head_sha}"]  # it covers the older head
+
+
+def test_branches_sharing_a_mirror_each_keep_their_hydrated_head(git_repo: Any, tmp_path: Path) -> None:
+    versioned_history(git_repo, versions=2)
+    git_repo.git("checkout", "-q", "-b", "side")
+    side = git_repo.commit_files("side", {"pkg/side.py": "def side():\n    pass\n"})
+    git_repo.git("checkout", "-q", "main")
+    main = git_repo.commit_files("main", {"pkg/main.py": "def main():\n    pass\n"})
+    mirror = RepoMirror(tmp_path / "cache")
+    for branch, head in (("main", main), ("side", side)):
+        state = mirror.sync(RepoSource(git_repo.url, branch=branch))
+        assert state.head_sha == head
+        hydration = mirror.hydrate_history(RepoSource(git_repo.url, branch=branch), head)
+        assert hydration is not None
+        assert hydration.complete
+    git_dir = Path(state.path)
+    env = open_history(git_dir).env
+    assert history_present(git_dir, main, env=env, timeout=30)
+    assert history_present(git_dir, side, env=env, timeout=30)
+    assert sorted(hydrated_refs(git_dir)) == sorted(f"{HYDRATED_REFS}{head}" for head in (main, side))
 
 
 def test_a_budget_too_small_stops_the_fetch_and_says_so_and_the_next_run_carries_on(

@@ -13,9 +13,9 @@ environment), the missing blobs of source files over the branch's history:
 2. they are fetched in batches, each sized from the bytes per blob seen so far, until none is
    missing or the byte budget is spent (then the next run carries on where this one stopped: what
    was fetched stays);
-3. when none is missing, the ref `HYDRATED_REF` is set to the head: every source blob reachable
-   from it is present, so the next run lists only the history added since, and a reader knows the
-   mirror can be searched like a full repository. The outcome of the last run (and the note to
+3. when none is missing, a ref under `HYDRATED_REFS` is set to the head: every source blob
+   reachable from it is present, so the next run lists only the history added since, and a reader
+   knows the mirror can be searched like a full repository. The outcome of the last run (and the note to
    show when it stopped short) is kept beside it in `STATE_FILE`.
 
 The caller holds the mirror's lock (`RepoMirror.hydrate_history`), as for a sync.
@@ -33,8 +33,10 @@ from sextant.gitsource.git_process import run_git
 from sextant.gitsource.history_definitions import CODE_PATHSPECS
 from sextant.gitsource.objects import fetch_objects, present_objects
 
-HYDRATED_REF = "refs/sextant/history-hydrated"
-"""The newest commit whose source files' whole history is present in the mirror."""
+HYDRATED_REFS = "refs/sextant/history-hydrated/"
+"""Refs (one per hydrated head, named by its id) to commits whose source files' whole history is
+present in the mirror. Several branches may share a mirror, so a head that does not descend from an
+earlier one gets its own ref; one that does replaces the refs it covers."""
 STATE_FILE = "sextant-history.json"
 """The last hydration's outcome, in the mirror's git directory."""
 DEFAULT_HISTORY_FETCH_BYTES = 64 * 1024 * 1024
@@ -106,7 +108,7 @@ def hydrate(
     complete = fetched >= len(missing)
     note = None
     if complete:
-        _git(git_dir, ["update-ref", HYDRATED_REF, head], env=env, timeout=timeout, secrets=secrets)
+        _record_hydrated(git_dir, head, env=env, timeout=timeout)
     else:
         note = (
             f"history not searched: a blob-less clone holds only part of its old file contents (fetching them "
@@ -133,7 +135,7 @@ def missing_source_blobs(git_dir: Path, head: str, *, env: dict[str, str], timeo
     branch's history name (all parents of merges, the root's files included) are every version.
     Nothing is fetched: a raw diff compares tree entries only, presence is checked with
     `--missing=print`, and both run with no transport allowed. History already hydrated
-    (`HYDRATED_REF`) is not listed again.
+    (`HYDRATED_REFS`) is not listed again.
 
     Args:
         git_dir: The mirror.
@@ -155,8 +157,8 @@ def missing_source_blobs(git_dir: Path, head: str, *, env: dict[str, str], timeo
         "--root",
         head,
     ]
-    if (hydrated := hydrated_commit(git_dir, env=env, timeout=timeout)) is not None:
-        args += ["--not", hydrated]
+    if hydrated := hydrated_commits(git_dir, env=env, timeout=timeout):
+        args += ["--not", *hydrated]
     closed = _no_transport(env)
     out = _git(git_dir, [*args, "--", *CODE_PATHSPECS], env=closed, timeout=timeout)
     blobs = (_new_blob(line) for line in out.decode("utf-8", "replace").splitlines())
@@ -174,19 +176,14 @@ def _new_blob(raw_line: str) -> str | None:
     return None if not blob.strip("0") else blob
 
 
-def hydrated_commit(git_dir: Path, *, env: dict[str, str], timeout: float) -> str | None:
-    """The commit `HYDRATED_REF` names, or None before the first complete hydration."""
-    try:
-        out = _git(
-            git_dir, ["rev-parse", "--verify", "--quiet", f"{HYDRATED_REF}^{{commit}}"], env=env, timeout=timeout
-        )
-    except GitCommandError:
-        return None
-    return out.decode("ascii").strip() or None
+def hydrated_commits(git_dir: Path, *, env: dict[str, str], timeout: float) -> list[str]:
+    """The commits whose source history is whole in the mirror (the refs under `HYDRATED_REFS`)."""
+    out = _git(git_dir, ["for-each-ref", "--format=%(objectname)", HYDRATED_REFS], env=env, timeout=timeout)
+    return [line for line in out.decode("ascii").split() if line]
 
 
 def history_present(git_dir: Path, head: str, *, env: dict[str, str], timeout: float) -> bool:
-    """Whether every source blob reachable from `head` is in the mirror (it is an ancestor of `HYDRATED_REF`).
+    """Whether every source blob reachable from `head` is in the mirror (it is an ancestor of a hydrated head).
 
     Args:
         git_dir: The mirror.
@@ -197,11 +194,26 @@ def history_present(git_dir: Path, head: str, *, env: dict[str, str], timeout: f
     Returns:
         True when the history look-up can read the mirror like a full repository.
     """
-    hydrated = hydrated_commit(git_dir, env=env, timeout=timeout)
-    if hydrated is None:
-        return False
+    return any(
+        _is_ancestor(git_dir, head, hydrated, env, timeout)
+        for hydrated in hydrated_commits(git_dir, env=env, timeout=timeout)
+    )
+
+
+def _record_hydrated(git_dir: Path, head: str, *, env: dict[str, str], timeout: float) -> None:
+    """Add a ref for `head` and drop the refs of the heads it covers (its ancestors)."""
+    covered = [
+        c for c in hydrated_commits(git_dir, env=env, timeout=timeout) if _is_ancestor(git_dir, c, head, env, timeout)
+    ]
+    _git(git_dir, ["update-ref", f"{HYDRATED_REFS}{head}", head], env=env, timeout=timeout)
+    for commit in covered:
+        if commit != head:
+            _git(git_dir, ["update-ref", "-d", f"{HYDRATED_REFS}{commit}"], env=env, timeout=timeout)
+
+
+def _is_ancestor(git_dir: Path, older: str, newer: str, env: dict[str, str], timeout: float) -> bool:
     try:
-        _git(git_dir, ["merge-base", "--is-ancestor", head, hydrated], env=env, timeout=timeout)
+        _git(git_dir, ["merge-base", "--is-ancestor", older, newer], env=env, timeout=timeout)
     except GitCommandError:
         return False  # exit 1: not an ancestor
     return True
