@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import sys
 import time
@@ -54,7 +55,8 @@ def main() -> int:
     commits = repo.git(["rev-list", "--count", repo.head]).decode().strip()
     print(f"repository {path} at {repo.head[:12]}: {commits} commits")
 
-    recency = _median(args.rounds, lambda: read_recency(repo.git_dir, repo.head, env=env))
+    recency_cpu: list[float] = []
+    recency = _median(args.rounds, lambda: read_recency(repo.git_dir, repo.head, env=env), recency_cpu)
     snapshot = read_snapshot(repo)
     plain = _median(args.rounds, lambda: check_docs(snapshot.payloads, tree_paths=snapshot.paths))
     histories: list[RepositoryHistory] = []
@@ -64,7 +66,8 @@ def main() -> int:
         histories.append(history)
         check_docs(snapshot.payloads, tree_paths=snapshot.paths, history=history)
 
-    judged = _median(args.rounds, with_history)
+    judged_cpu: list[float] = []
+    judged = _median(args.rounds, with_history, judged_cpu)
     cost = histories[-1].cost
     history_seconds = statistics.median(h.cost.get("judge_seconds", 0.0) for h in histories)
     print(f"recency scan (read in place)        {recency:8.2f} s")
@@ -73,22 +76,40 @@ def main() -> int:
     print(
         f"history look-ups                     {history_seconds:8.2f} s  "
         f"(absent names: {cost.get('seconds', 0.0):.2f} s over {int(cost.get('trees', 0))} sampled trees, "
-        f"{int(cost.get('bytes', 0)):,} bytes read; the rest compares changed definitions)"
+        f"{int(cost.get('bytes', 0)):,} bytes read, of which {cost.get('between_seconds', 0.0):.2f} s between the "
+        "samples; the rest compares changed definitions)"
     )
     print(f"ratio history / recency scan         {history_seconds / recency:8.2f}   (target <= 1.5)")
+    recency_cpu_seconds = statistics.median(recency_cpu)
+    history_cpu = statistics.median(h.cost.get("judge_cpu_seconds", 0.0) for h in histories)
+    print(
+        f"CPU time (process and git children): recency scan {recency_cpu_seconds:.2f} s, history look-ups "
+        f"{history_cpu:.2f} s, ratio {history_cpu / recency_cpu_seconds:.2f}; claim check with history "
+        f"{statistics.median(judged_cpu):.2f} s; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    )
     note = histories[-1].note
     if note:
         print(f"note: {note}")
     return 0
 
 
-def _median(rounds: int, run: object) -> float:
+def _median(rounds: int, run: object, cpu: list[float] | None = None) -> float:
+    """Median wall time of the rounds; each round's CPU time (self and children) is appended to `cpu`."""
     times = []
     for _ in range(max(rounds, 1)):
+        before = _cpu_seconds()
         started = time.perf_counter()
         run()  # type: ignore[operator]
         times.append(time.perf_counter() - started)
+        if cpu is not None:
+            cpu.append(_cpu_seconds() - before)
     return statistics.median(times)
+
+
+def _cpu_seconds() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 if __name__ == "__main__":

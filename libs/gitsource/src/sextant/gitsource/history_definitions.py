@@ -51,6 +51,15 @@ _PYTHON_TEMPLATES = (
     r"^\s+{n}\s+=\s",  # a class attribute (`name = value`, spaced as a statement, not a keyword argument)
     r"^\s+(?:self\.)?{n}\s*:\s*[\w\[\]., |\"']+(?:=.*)?$",  # an annotated field (`name: str`)
     r"^\s+self\.{n}\s*=[^=]",  # an instance attribute set in a method
+    # An attribute the code reads off what it is given (`getattr(value, 'jinja_no_finalization', False)`):
+    # a protocol the repository defines for its users' objects. Not off a standard module (`sys`, `os`).
+    r"(?<![\w.])\w*(?:getattr|hasattr)\s*\(\s*(?!(?:sys|os|builtins|__builtins__|socket|signal|time|math)\s*,)"
+    r"[\w.\[\]]+\s*,\s*['\"]{n}['\"]",
+)
+_GO_TOOLCHAIN_TAGS = (
+    "(?:aix|android|darwin|dragonfly|freebsd|hurd|illumos|ios|js|linux|nacl|netbsd|openbsd|plan9|solaris|wasip1|"
+    "windows|zos|unix|386|amd64|amd64p32|arm|arm64|arm64be|armbe|loong64|mips|mipsle|mips64|mips64le|ppc|ppc64|"
+    "ppc64le|riscv|riscv64|s390|s390x|sparc|sparc64|wasm|cgo|gc|gccgo|ignore|go1\\.\\d+)"
 )
 _GO_TEMPLATES = (
     r"^func\s+(?:\([^)]*\)\s*)?{n}\s*[\[(]",
@@ -58,6 +67,9 @@ _GO_TEMPLATES = (
     r"^\s*(?:const|var)\s+{n}\b",
     r"^\s+{n}\s+(?:=|[A-Za-z*\[])",  # a const-block entry or a struct field
     r"^\s+{n}\s*\(",  # an interface method
+    # A build tag the code's own files are built with or without (`//go:build viper_yaml3`, `// +build !x`);
+    # the platforms and toolchain tags every Go program may name are not the repository's own.
+    r"^//\s*(?:go:build|\+build)\s.*(?<![\w$])(?!" + _GO_TOOLCHAIN_TAGS + r"(?![\w$])){n}(?![\w$])",
 )
 _SCRIPT_TEMPLATES = (
     r"^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*{n}\s*\(",
@@ -74,7 +86,7 @@ _TEMPLATES_BY_SUFFIX = {
     "go": _GO_TEMPLATES,
     **dict.fromkeys(("js", "mjs", "cjs", "jsx", "ts", "tsx"), _SCRIPT_TEMPLATES),
 }
-_CODE_PATHSPECS = tuple(
+CODE_PATHSPECS = tuple(
     f"*.{ext}"
     for ext in [
         "py",
@@ -105,7 +117,6 @@ _CODE_PATHSPECS = tuple(
         "sh",
     ]
 )
-CODE_PATHSPECS = _CODE_PATHSPECS
 """The source files the look-up reads (a blob-less mirror is hydrated with their past blobs: history_blobs)."""
 
 _OWN_FORMS = {suffix: f"*.{suffix}" for suffix in _TEMPLATES_BY_SUFFIX}
@@ -114,7 +125,7 @@ _LANGUAGES = (
         (templates, tuple(_OWN_FORMS[s] for s, t in _TEMPLATES_BY_SUFFIX.items() if t is templates))
         for templates in dict.fromkeys(_TEMPLATES_BY_SUFFIX.values())
     ),
-    (_OTHER_TEMPLATES, tuple(spec for spec in _CODE_PATHSPECS if spec not in _OWN_FORMS.values())),
+    (_OTHER_TEMPLATES, tuple(spec for spec in CODE_PATHSPECS if spec not in _OWN_FORMS.values())),
 )
 """(defining forms, the files they apply to): a language's templates and its file patterns."""
 
@@ -161,6 +172,10 @@ class DefinitionSearch:
     trees: int = 0
     bytes_read: int = 0
     seconds: float = 0.0
+    samples: list[tuple[str, CommitRef]] | None = None
+    """The sampled commits, newest first (None when the search never read history)."""
+    between_note: str | None = None
+    """How far back the pass between the samples read, when its budget cut it short (history_between)."""
 
 
 def definition_pattern(name: str, path: str) -> re.Pattern[str]:
@@ -177,7 +192,15 @@ def definition_pattern(name: str, path: str) -> re.Pattern[str]:
 
 
 @cache
-def _word_pattern(name: str) -> re.Pattern[str]:
+def word_pattern(name: str) -> re.Pattern[str]:
+    """Any use of a name as a whole word (`$` counts as a word character, as in JavaScript).
+
+    Args:
+        name: A simple identifier.
+
+    Returns:
+        The compiled pattern.
+    """
     return re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
 
 
@@ -218,7 +241,8 @@ def find_past_definitions(
         return search
     started = time.monotonic()
     deadline = started + max_seconds
-    samples = _sample_commits(repo)
+    samples = sample_commits(repo)
+    search.samples = samples
     used_now = set(used)
     hits: list[tuple[str, str, int, str]] = []
     # Newest trees first, a batch per grep, so a spent budget still leaves the recent history searched.
@@ -267,8 +291,15 @@ def _covered_note(searched: int, sampled: int, max_seconds: float, max_bytes: in
     )
 
 
-def _sample_commits(repo: HistoryRepository) -> list[tuple[str, CommitRef]]:
-    """First-parent commits at geometric depths below the head, newest first, with the root last."""
+def sample_commits(repo: HistoryRepository) -> list[tuple[str, CommitRef]]:
+    """First-parent commits at geometric depths below the head (8, 16, 32, …), newest first, with the root last.
+
+    Args:
+        repo: The opened repository.
+
+    Returns:
+        (sha, commit) pairs.
+    """
     out = repo.git(["log", "--first-parent", "--format=%H%x00%cI%x00%s", repo.head])
     rows = out.decode("utf-8", "replace").splitlines()
     picked = [depth for depth in _SAMPLE_DEPTHS if depth < len(rows)]
@@ -308,7 +339,7 @@ def _grep_trees(  # noqa: PLR0917 - the names, the trees, and the search the cos
         raise
     except GitSourceError:
         fixed = [arg for name in names[:_FIXED_STRING_NAMES] for arg in ("-e", name)]
-        outputs = [_grep(repo, ["-F", "-w", *fixed], trees, _CODE_PATHSPECS)]
+        outputs = [_grep(repo, ["-F", "-w", *fixed], trees, CODE_PATHSPECS)]
     hits = []
     for out in outputs:
         if search.bytes_read + len(out) > max_bytes:
@@ -377,7 +408,7 @@ def _newest_definitions(
     named: dict[str, tuple[PastDefinition, int]] = {}
     for tree, path, line, text in hits:
         index = order.get(tree)
-        if index is None or _is_test_or_sample(path):
+        if index is None or is_test_or_sample(path):
             continue
         for word in wanted.intersection(re.findall(r"[A-Za-z_$][\w$]*", text)):
             found = PastDefinition(word, path, line, text.strip()[:200], refs[tree])
@@ -398,8 +429,15 @@ _NOT_OWN_SOURCE_FOLDERS = frozenset(
 build output and vendored trees repeat (or bundle) other code."""
 
 
-def _is_test_or_sample(path: str) -> bool:
-    """Test code, examples, build output and vendored code: what they define is not the repository's API."""
+def is_test_or_sample(path: str) -> bool:
+    """Test code, examples, build output and vendored code: what they define is not the repository's API.
+
+    Args:
+        path: A repository path.
+
+    Returns:
+        True for files under test, example, docs, build-output and vendored folders, and test files.
+    """
     parts = path.lower().split("/")
     name = parts[-1]
     folders = set(parts[:-1])
@@ -440,14 +478,34 @@ def _attribute_removals(
                 found = definitions[name][0]
                 if name in removals:
                     continue
-                pattern = definition_pattern(name, found.path) if found.defined else _word_pattern(name)
+                pattern = definition_pattern(name, found.path) if found.defined else word_pattern(name)
                 if any(pattern.search(line) for line in removed) and not any(pattern.search(line) for line in added):
                     removals[name] = commit
+                    if found.defined and forwards(name, removed):
+                        definitions[name] = (dataclasses.replace(found, defined=False), definitions[name][1])
     added_by = _added_definitions(repo, {c.sha for c in removals.values()}, search, max_bytes)
     for name, commit in removals.items():
         found, index = definitions[name]
         kept = tuple(n for n in added_by.get(commit.sha, ()) if n != name)
         definitions[name] = (dataclasses.replace(found, removed_by=commit, added_by_removal=kept), index)
+
+
+def forwards(name: str, lines: Iterable[str]) -> bool:
+    """Whether code lines pass a parameter on under its own name (`mix_stderr=mix_stderr`).
+
+    A parameter our function only forwarded is the callee's API as well, and the callee may be
+    another project's (a wrapper of a base class imported from elsewhere): dropping it from the
+    wrapper is no evidence that the name is gone, so it counts as a use, not a definition.
+
+    Args:
+        name: A simple identifier.
+        lines: Lines of code (a commit's removed lines).
+
+    Returns:
+        True when a line holds `name=name` (a keyword argument forwarded as is).
+    """
+    forwarded = re.compile(rf"(?<![\w$.]){re.escape(name)}\s*=\s*{re.escape(name)}(?![\w$])")
+    return any(forwarded.search(line) for line in lines)
 
 
 def diffs_naming(repo: HistoryRepository, names: Collection[str], paths: Collection[str], commits: str) -> bytes:
@@ -554,16 +612,30 @@ def _added_definitions(
             "--format=%x00%H%x00%cI%x00%s",
             *sorted(shas),
             "--",
-            *_CODE_PATHSPECS,
+            *CODE_PATHSPECS,
         ]
     )[:max_bytes]
     search.bytes_read += len(out)
     added: dict[str, list[str]] = {}
     for commit, _, lines in commit_diffs(out.decode("utf-8", "replace")):
         names = added.setdefault(commit.sha, [])
-        for line in lines:
-            if (match := _ANY_DEFINITION.match(line)) is not None:
-                name = next(group for group in match.groups() if group)
-                if name not in names:
-                    names.append(name)
+        names.extend(name for name in defined_names(lines) if name not in names)
     return added
+
+
+def defined_names(lines: Iterable[str]) -> list[str]:
+    """Names the lines define (`def`, `class`, `func`, `function`, `type`, a top-level assignment), in order.
+
+    Args:
+        lines: Lines of code (a diff's added lines).
+
+    Returns:
+        Each defined name once.
+    """
+    names: list[str] = []
+    for line in lines:
+        if (match := _ANY_DEFINITION.match(line)) is not None:
+            name = next(group for group in match.groups() if group)
+            if name not in names:
+                names.append(name)
+    return names

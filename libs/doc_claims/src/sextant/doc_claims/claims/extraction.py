@@ -21,6 +21,7 @@ from sextant.doc_claims.syntax.asciidoc import asciidoc_mentions
 from sextant.doc_claims.syntax.code_blocks import defined_names, python_imports
 from sextant.doc_claims.syntax.markdown import markdown_mentions
 from sextant.doc_claims.syntax.mentions import Mention
+from sextant.doc_claims.syntax.plain_text import plain_text_mentions
 from sextant.doc_claims.syntax.rst import rst_mentions
 
 _SYMBOL_ROLES = frozenset(
@@ -70,6 +71,7 @@ _SCANNERS: dict[str, Callable[[str], list[Mention]]] = {
     ".rst": rst_mentions,
     ".adoc": asciidoc_mentions,
     ".asciidoc": asciidoc_mentions,
+    ".txt": plain_text_mentions,
 }
 
 

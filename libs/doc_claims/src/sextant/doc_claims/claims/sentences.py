@@ -15,6 +15,14 @@ _LOOK_AROUND = 400
 _SENTENCE_END = re.compile(
     r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)[.!?](?=\s)|\n[ \t]*\n|\n[ \t]*(?:[-*+]|\d+[.)])[ \t]"
 )
+# "used to" tells history when a subject does the used-to ("it used to", "`connect` used to") or a
+# state follows ("used to be", "used to return"); "Function used to check …" and "is used to load"
+# say what a thing is for.
+_USED_TO = (
+    r"(?:\b(?:it|this|that|which|who|they|we|you|he|she|there|one)\s+|[`'\")]\s*)(?:\w+ly\s+)?used to\b"
+    r"|\bused to\s+(?:be|have|had|work|exist|accept|return|take|raise|live|support|require|need|mean|call|print|"
+    r"show|default|point|contain|hold|ship|expose)\b"
+)
 _HISTORY = re.compile(
     r"\bno longer\b"
     r"|\b(?:was|were|has been|have been|had been|got|been)\s+(?:\w+\s+)?"
@@ -22,7 +30,7 @@ _HISTORY = re.compile(
     r"|\b(?:removed|dropped|renamed|deprecated|replaced)\s+(?:in|since|as of|with|by)\s+(?:version\s+|v)?\d"
     r"|\b(?:[Ii]n|[Uu]ntil|[Bb]efore|[Pp]rior to|[Ss]ince)\s+(?:version\s+|v)?\d+(?:\.\d+)*(?:\.x)?\b"
     r"|\b\d+\.x\b"
-    r"|\b(?:used to|previously|formerly|older versions?|old(?:er)?\s+(?:API|name|names|behaviou?r|way|style)"
+    r"|" + _USED_TO + r"|\b(?:previously|formerly|older versions?|old(?:er)?\s+(?:API|name|names|behaviou?r|way|style)"
     r"|legacy|instead of|in favou?r of|has changed|have changed)\b",
 )
 _FUTURE = re.compile(

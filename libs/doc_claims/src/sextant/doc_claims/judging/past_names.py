@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 import re
+from collections.abc import Collection
 
 from sextant.doc_claims.claims.claim import Claim
 from sextant.doc_claims.judging.checking import Resolution
@@ -85,21 +87,22 @@ def revise_with_past_names(
             evidence = f"{resolution.evidence}; {history}; did you mean {near}?"
             revised.append((claim, dataclasses.replace(resolution, evidence=evidence, replacement=near)))
         elif search.note is None and resolution.status == "contradicted":
+            evidence = (
+                f"{resolution.evidence}; no past definition of {name} in this repository's history "
+                f"({search.trees} past trees searched)"
+            )
             revised.append(
                 (
                     claim,
-                    dataclasses.replace(
-                        resolution,
-                        status="unverifiable",
-                        evidence=f"{resolution.evidence}; no past definition of {name} in this repository's history "
-                        f"({search.trees} past trees searched)",
+                    _with_suggestion(
+                        dataclasses.replace(resolution, status="unverifiable", evidence=evidence), name, claim, facts
                     ),
                 )
             )
         elif search.note is not None:
             revised.append((claim, with_note(resolution, search)))
         else:
-            revised.append((claim, resolution))
+            revised.append((claim, _with_suggestion(resolution, name, claim, facts)))
     return revised
 
 
@@ -134,6 +137,80 @@ def with_note(resolution: Resolution, search: DefinitionSearch) -> Resolution:
         evidence = f"{resolution.evidence}; absent at the head; {search.note}"
         return dataclasses.replace(resolution, status="unverifiable", evidence=evidence)
     return dataclasses.replace(resolution, evidence=f"{resolution.evidence} ({search.note})")
+
+
+def _with_suggestion(resolution: Resolution, name: str, claim: Claim, facts: CodeFacts) -> Resolution:
+    """An unverifiable name the history never had, with the own names it is likely a slip of, if any."""
+    if resolution.status != "unverifiable":
+        return resolution
+    meant = likely_meant(name, facts.identifiers if claim.kind == "config_key" else facts.symbols)
+    if not meant:
+        return resolution
+    return dataclasses.replace(
+        resolution,
+        evidence=f"{resolution.evidence}; did you mean {' or '.join(meant)}?",
+        replacement=meant[0] if len(meant) == 1 else None,
+    )
+
+
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+_ENDING_SLIP = 4
+"""Letters a name's last word may differ by at its end and still be a slip (`counter` for `count`)."""
+_MAX_MEANT = 3
+_MIN_LEFT = 4
+
+
+def likely_meant(name: str, names: Collection[str]) -> list[str]:
+    """The own names a name the code never had is one word or one ending away from (at most three).
+
+    Names are compared word by word (snake_case and camelCase split), among own names that start
+    with the same two letters, case kept (`COUNT` is not a slip of `counter`).
+
+    A doc that writes `FileType` where the code has `File`, `static_url` for `static_url_path`,
+    `SetEnvReplacer` for `SetEnvKeyReplacer`, `autocomplete` for `autocompletion` or `counter` for
+    `count` names one of ours with a word too many or too few, or another ending. That is no evidence
+    that the doc went stale (the code never changed), so it is only a suggestion on an unverifiable
+    finding, never an alarm.
+
+    Args:
+        name: A name the code's history never had.
+        names: Today's own names of the claim's kind (symbols, or identifiers for keys).
+
+    Returns:
+        The fitting own names, sorted; empty when none fits or more than three do.
+    """
+    words = _words(name)
+    if not words:
+        return []
+    start = name[:2]
+    fits = sorted(
+        other for other in names if other != name and other[:2] == start and _one_edit_away(words, _words(other))
+    )
+    return fits if len(fits) <= _MAX_MEANT else []
+
+
+@functools.cache
+def _words(name: str) -> tuple[str, ...]:
+    return tuple(word.lower() for part in re.split(r"[_\W]+", name) for word in _WORD.findall(part))
+
+
+def _one_edit_away(words: tuple[str, ...], other: tuple[str, ...]) -> bool:
+    """One word inserted or dropped, or the last word's ending changed by a few letters."""
+    if words == other or not other:
+        return False
+    if abs(len(words) - len(other)) == 1:
+        longer, shorter = (words, other) if len(words) > len(other) else (other, words)
+        # What is left must still say something: `log_levels` is no slip of `log`.
+        return len("".join(shorter)) >= _MIN_LEFT and any(
+            longer[:i] + longer[i + 1 :] == shorter for i in range(len(longer))
+        )
+    if len(words) != len(other) or words[:-1] != other[:-1]:
+        return False
+    last, theirs = words[-1], other[-1]
+    common = next(
+        (i for i, (a, b) in enumerate(zip(last, theirs, strict=False)) if a != b), min(len(last), len(theirs))
+    )
+    return common >= 4 and max(len(last), len(theirs)) - common <= _ENDING_SLIP
 
 
 _HEADER_PARAMETERS = re.compile(r"^\s*(?:export\s+)?(?:async\s+)?(?:def|function|func)\b[^(]*\((.*)")

@@ -4,9 +4,11 @@
 `jinja/` was this repository's package, point readers at a package that is gone (renamed to
 `jinja2/`). At the head the root `jinja` is nobody's, so without history such a name would only be
 "another library's, perhaps". The history tells: the commit that deleted the package's
-`__init__.py` (one `git log --diff-filter=D` for all such roots at once, limited to those paths, so
-its cost does not grow with the number of names) makes the claim contradicted, with the removal as
-evidence and, where one is close, today's package as the replacement.
+`__init__.py` makes the claim contradicted, with the removal as evidence and, where one is close,
+today's package as the replacement. Which roots ever were packages is read from the history
+look-up's sampled trees (one path-limited `ls-tree` per sample), and the deleting commit from one
+`git log --diff-filter=D` over the stretch of history after the newest sample holding the package,
+limited to those paths: the cost grows with neither the number of names nor the history's length.
 
 Only a package at the top of the repository or of its `src/` or `lib/` folder counts: a deeper
 folder of the same name was a sub-package, which a doc's dotted name would not start with.
@@ -16,7 +18,8 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-from collections.abc import Iterable
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
 
 from sextant.doc_claims.claims.claim import Claim
 from sextant.doc_claims.judging.checking import Resolution
@@ -24,7 +27,7 @@ from sextant.doc_claims.judging.code_facts import CodeFacts
 from sextant.doc_rules import calendar_day
 from sextant.gitsource.errors import GitSourceError
 from sextant.gitsource.history_access import HistoryRepository
-from sextant.gitsource.history_definitions import CommitRef
+from sextant.gitsource.history_definitions import CommitRef, sample_commits
 
 _IMPORT_ROOTS = ("", "src/", "lib/")
 _CLOSE_PACKAGE = 0.6
@@ -40,15 +43,24 @@ class PastPackage:
     removed_by: CommitRef
 
 
-def removed_packages(repo: HistoryRepository, roots: Iterable[str]) -> dict[str, PastPackage]:
+def removed_packages(
+    repo: HistoryRepository, roots: Iterable[str], samples: Sequence[tuple[str, CommitRef]] | None = None
+) -> dict[str, PastPackage]:
     """Which of these names were top-level packages of the repository, and the commit that deleted each.
+
+    A package lives for many commits, so the sampled trees of the history look-up tell which names
+    ever were one (one path-limited `ls-tree` per sample); only for
+    those is history read, and only the stretch between the newest sample holding the package and
+    the next newer one (or the head), where its deletion lies: on a long history with no such
+    package, no log runs at all.
 
     Args:
         repo: The opened repository (the names are no package at its head).
         roots: Candidate package names (identifiers).
+        samples: The sampled first-parent commits, newest first (`sample_commits`); read when None.
 
     Returns:
-        Name → its newest deletion; names that were never a package here are absent.
+        Name → its deletion; names that were never a package in a sampled tree are absent.
     """
     wanted = sorted({root for root in roots if root.isidentifier()})
     if not wanted:
@@ -56,27 +68,51 @@ def removed_packages(repo: HistoryRepository, roots: Iterable[str]) -> dict[str,
     paths = {f"{base}{root}/__init__.py": root for root in wanted for base in _IMPORT_ROOTS}
     paths |= {f"{base}{root}.py": root for root in wanted for base in _IMPORT_ROOTS}
     try:
-        out = repo.git(
-            [
-                "log",
-                "--no-renames",  # a package renamed by `git mv` is deleted under its old name
-                "--diff-filter=D",
-                "--name-only",
-                "--format=%x00%H%x00%cI%x00%s",
-                repo.head,
-                "--",
-                *sorted(paths),
-            ]
-        )
+        samples = sample_commits(repo) if samples is None else samples
+        stretches = _stretches_holding(repo, samples, paths)
+        found: dict[str, PastPackage] = {}
+        for index, held in sorted(stretches.items()):
+            newer = samples[index - 1][0] if index > 0 else repo.head
+            out = repo.git(
+                [
+                    "log",
+                    "--no-renames",  # a package renamed by `git mv` is deleted under its old name
+                    "--diff-filter=D",
+                    "--name-only",
+                    "--format=%x00%H%x00%cI%x00%s",
+                    f"{samples[index][0]}..{newer}",
+                    "--",
+                    *sorted(held),
+                ]
+            )
+            for commit, files in _deletions(out):
+                for file in files:
+                    root = paths.get(file)
+                    if root is not None and root not in found:
+                        found[root] = PastPackage(root, file, commit)
     except GitSourceError:
         return {}  # history unreadable or over its time limit: the names stay as the head judged them
-    found: dict[str, PastPackage] = {}
-    for commit, files in _deletions(out):
-        for file in files:
-            root = paths.get(file)
-            if root is not None and root not in found:
-                found[root] = PastPackage(root, file, commit)
     return found
+
+
+def _stretches_holding(
+    repo: HistoryRepository, samples: Sequence[tuple[str, CommitRef]], paths: dict[str, str]
+) -> dict[int, set[str]]:
+    """Sample index → the candidate paths whose newest sampled tree holding them is that one.
+
+    One `ls-tree` per sample, limited to the candidate paths: trees only, so a blob-less clone
+    answers too.
+    """
+    newest: dict[str, int] = {}
+    for index, (sha, _) in enumerate(samples):  # newest sample first
+        listed = repo.git(["ls-tree", "-r", "--name-only", "-z", sha, "--", *sorted(paths)])
+        for path in listed.decode("utf-8", "replace").split("\0"):
+            if path in paths and path not in newest:
+                newest[path] = index
+    stretches: dict[int, set[str]] = defaultdict(set)
+    for path, index in newest.items():
+        stretches[index].add(path)
+    return stretches
 
 
 def _deletions(out: bytes) -> list[tuple[CommitRef, list[str]]]:
@@ -91,7 +127,10 @@ def _deletions(out: bytes) -> list[tuple[CommitRef, list[str]]]:
 
 
 def revise_with_past_packages(
-    judged: list[tuple[Claim, Resolution]], facts: CodeFacts, repo: HistoryRepository
+    judged: list[tuple[Claim, Resolution]],
+    facts: CodeFacts,
+    repo: HistoryRepository,
+    samples: Sequence[tuple[str, CommitRef]] | None = None,
 ) -> list[tuple[Claim, Resolution]]:
     """Contradict dotted names whose first part was a package of this repository that a commit deleted.
 
@@ -99,12 +138,13 @@ def revise_with_past_packages(
         judged: Claims with their resolutions.
         facts: The head's code facts (for the replacement package).
         repo: The opened repository.
+        samples: The history look-up's sampled commits (read when None).
 
     Returns:
         The claims with revised resolutions, in the same order.
     """
     roots = {r.absent_package for _, r in judged if r.absent_package and r.status != "verified"}
-    past = removed_packages(repo, roots) if roots else {}
+    past = removed_packages(repo, roots, samples) if roots else {}
     if not past:
         return judged
     today = sorted({module.split(".", 1)[0] for module in facts.import_modules})

@@ -9,6 +9,7 @@ can be read, the report's `history_note` and each finding history would have dec
 from __future__ import annotations
 
 import dataclasses
+import resource
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from sextant.doc_claims.judging.past_packages import revise_with_past_packages
 from sextant.gitsource.access import local_path
 from sextant.gitsource.errors import GitSourceError
 from sextant.gitsource.history_access import HistoryRepository, open_history
+from sextant.gitsource.history_between import DEFAULT_BETWEEN_SECONDS, search_between_samples
 from sextant.gitsource.history_blobs import history_present, last_hydration_note
 from sextant.gitsource.history_definitions import (
     DEFAULT_HISTORY_BYTES,
@@ -49,13 +51,16 @@ class RepositoryHistory:
     read from git when judging, for the docs being checked."""
     max_bytes: int = DEFAULT_HISTORY_BYTES
     max_seconds: float = DEFAULT_HISTORY_SECONDS
+    between_seconds: float = DEFAULT_BETWEEN_SECONDS
+    """Budget of the pass over the commits between the sampled trees (names no sample held)."""
     doc_texts: dict[str, DocLines] = field(default_factory=dict)
     """Doc path → its text, so a lost parameter counts only where the doc uses it."""
     note: str | None = None
     """Why the history look-up was skipped or cut short, once judge has run."""
     cost: dict[str, float] = field(default_factory=dict)
     """What the look-ups cost: trees searched, bytes read, seconds of the name look-up, and
-    judge_seconds for everything history added (look-up, past names, definition changes)."""
+    judge_seconds for everything history added (look-up, past names, definition changes), and
+    judge_cpu_seconds, the CPU time of the same (this process and the git processes it ran)."""
 
     @classmethod
     def unavailable(cls, note: str) -> RepositoryHistory:
@@ -89,25 +94,32 @@ class RepositoryHistory:
             The revised claims and resolutions, in the same order.
         """
         started = time.monotonic()
+        cpu_started = _cpu_seconds()
         if self.repo is None:
             # Nothing to search: the names history would have decided say why they stay as they are.
             search = DefinitionSearch(searched=frozenset(absent_names(judged)), note=self.note)
             return revise_with_past_names(judged, facts, search)
+        used = facts.identifiers.keys()
         if self.repo.partial and self.note is not None:
             # A mirror not (fully) hydrated: nothing to search, for the reason the note gives.
             search = DefinitionSearch(searched=frozenset(absent_names(judged)), note=self.note)
         else:
             search = find_past_definitions(
-                self.repo,
-                absent_names(judged),
-                used=facts.identifiers.keys(),
-                max_bytes=self.max_bytes,
-                max_seconds=self.max_seconds,
+                self.repo, absent_names(judged), used=used, max_bytes=self.max_bytes, max_seconds=self.max_seconds
             )
-        self.note = search.note
-        self.cost = {"trees": search.trees, "bytes": search.bytes_read, "seconds": search.seconds}
+        sampled_seconds = search.seconds
+        search = search_between_samples(
+            self.repo, search, used=used, max_bytes=self.max_bytes, max_seconds=self.between_seconds
+        )
+        self.note = search.note or search.between_note
+        self.cost = {
+            "trees": search.trees,
+            "bytes": search.bytes_read,
+            "seconds": search.seconds,
+            "between_seconds": search.seconds - sampled_seconds,
+        }
         judged = revise_with_past_names(judged, facts, search)
-        judged = revise_with_past_packages(judged, facts, self.repo)  # deletions: trees suffice, blob-less too
+        judged = revise_with_past_packages(judged, facts, self.repo, search.samples)  # trees suffice, blob-less too
         if self.repo.partial:
             return judged  # no old blobs to compare definitions with (the note says so)
         if self.doc_commits is None:
@@ -116,7 +128,14 @@ class RepositoryHistory:
             judged, facts, self.repo, self.doc_commits, self.doc_texts, max_bytes=self.max_bytes
         )
         self.cost["judge_seconds"] = time.monotonic() - started
+        self.cost["judge_cpu_seconds"] = _cpu_seconds() - cpu_started
         return revised
+
+
+def _cpu_seconds() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def _doc_commits(repo: HistoryRepository, docs: set[str]) -> dict[str, tuple[str, str]]:
