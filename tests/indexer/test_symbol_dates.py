@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
+import logging
 from datetime import datetime
 from typing import Any
+
+import pytest
 
 from sextant.chunkstore import ChunkPayload
 from sextant.gitsource import RepoMirror, RepoSource
 from sextant.indexer.symbol_dates import HistoryLineDates, history_line_dates
+from sextant.parsing import build_chunks
 
 OLD = "2024-01-10T09:00:00+00:00"
 NEW = "2025-06-20T15:00:00+00:00"
@@ -70,15 +74,51 @@ async def test_without_a_known_file_date_the_symbol_date_is_unknown_never_now(ha
     assert symbols["first"].symbol_date_source is None
 
 
-def _dates_at_head(git_repo: Any, paths: list[str]) -> HistoryLineDates:
+def _history(git_repo: Any, paths: list[str]) -> HistoryLineDates:
     dates = history_line_dates(
         RepoMirror(git_repo.root / ".unused"),
         RepoSource(url=str(git_repo.root)),
         git_repo.git("rev-parse", "HEAD").strip(),
         paths,
     )
+    assert dates is not None
+    return dates
+
+
+def _dates_at_head(git_repo: Any, paths: list[str]) -> HistoryLineDates:
+    dates = _history(git_repo, paths)
     dates.read()
     return dates
+
+
+def _blame_times(git_repo: Any, path: str) -> list[int]:
+    """Each head line's committer time by `git blame` along the first parents (what the pass computes)."""
+    blamed = git_repo.git("blame", "--first-parent", "--line-porcelain", "HEAD", "--", path)
+    return [int(line.split()[1]) for line in blamed.splitlines() if line.startswith("committer-time ")]
+
+
+def _chunk_spans(git_repo: Any, path: str) -> list[tuple[int, int]]:
+    text = (git_repo.root / path).read_text(encoding="utf-8")
+    return [(chunk.start_line, chunk.end_line) for chunk in build_chunks(path, text, max_chars=2000)]
+
+
+def _newest(times: list[int], spans: list[tuple[int, int]]) -> list[int]:
+    """A chunk's date: the newest time among its lines (0: none known)."""
+    return [max((time for time in times[start - 1 : end] if time), default=0) for start, end in spans]
+
+
+def _told_and_read(git_repo: Any, paths: list[str]) -> HistoryLineDates:
+    """The pass as the pipeline runs it: every file tells its chunks' spans, then the history is read."""
+    dates = _history(git_repo, paths)
+    for path in paths:
+        dates.want(path, _chunk_spans(git_repo, path))
+    dates.wanted_all()
+    dates.read()
+    return dates
+
+
+def _day(number: int) -> str:
+    return f"2024-{1 + number // 28:02d}-{1 + number % 28:02d}T12:00:00+00:00"
 
 
 def test_one_pass_over_history_dates_every_line_as_blame_does_across_a_rename(git_repo: Any) -> None:
@@ -115,3 +155,121 @@ def test_a_line_merged_from_a_branch_takes_the_merge_date(git_repo: Any) -> None
 
     old, new, newer = (int(datetime.fromisoformat(day).timestamp()) for day in (OLD, NEW, NEWER))
     assert dates.dates("pkg/mod.py", 6) == [old, newer, new, new, new, new]  # when it reached main
+
+
+def test_a_line_merged_from_a_branch_is_dated_as_blame_along_the_first_parents_dates_it(git_repo: Any) -> None:
+    two_commits(git_repo)
+    git_repo.git("checkout", "-q", "-b", "feature")
+    git_repo.write("pkg/mod.py", FIRST + "\n\n" + SECOND + "\n\ndef third():\n    return 3\n")
+    git_repo.commit("feature: third", date=NEW.replace("15:00", "16:00"))
+    git_repo.git("checkout", "-q", "main")
+    git_repo.write("pkg/mod.py", FIRST.replace("+ 1", "+ 2") + "\n\n" + SECOND)
+    git_repo.commit("main: first changes", date=NEW.replace("15:00", "17:00"))
+    git_repo.git("merge", "-q", "--no-ff", "-m", "merge feature", "feature", date=NEWER)
+
+    told = _told_and_read(git_repo, ["pkg/mod.py"])
+    whole = _dates_at_head(git_repo, ["pkg/mod.py"])
+
+    blamed = _blame_times(git_repo, "pkg/mod.py")
+    spans = _chunk_spans(git_repo, "pkg/mod.py")
+    assert whole.dates("pkg/mod.py", len(blamed)) == blamed  # every line, read to the start
+    assert _newest(told.dates("pkg/mod.py", len(blamed)) or [], spans) == _newest(blamed, spans)
+
+
+def test_moved_code_and_a_rename_are_dated_as_blame_along_the_first_parents_dates_them(git_repo: Any) -> None:
+    functions = [f"def f{n}(x):\n    y = x + {n}\n    return y * {n}\n" for n in range(6)]
+    git_repo.write("pkg/old_name.py", "\n\n".join(functions))
+    git_repo.commit("six functions", date=_day(0))
+    moved = [functions[3], functions[0], functions[1], functions[2], functions[4], functions[5]]
+    git_repo.write("pkg/old_name.py", "\n\n".join(moved))
+    git_repo.commit("move f3 to the top", date=_day(1))
+    git_repo.move("pkg/old_name.py", "pkg/new_name.py")
+    moved[4] = moved[4].replace("+ 4", "- 4")
+    git_repo.write("pkg/new_name.py", "\n\n".join(moved))
+    git_repo.commit("rename, and change f4", date=_day(2))
+    git_repo.write("pkg/single.py", "def once():\n    return 1\n\n\ndef twice():\n    return 2\n")
+    git_repo.commit("a file touched by one commit", date=_day(3))
+
+    paths = ["pkg/new_name.py", "pkg/single.py"]
+    dates = _told_and_read(git_repo, paths)
+
+    whole = _dates_at_head(git_repo, paths)
+    for path in paths:
+        times = _blame_times(git_repo, path)
+        spans = _chunk_spans(git_repo, path)
+        assert whole.dates(path, len(times)) == times, path
+        assert _newest(dates.dates(path, len(times)) or [], spans) == _newest(times, spans), path
+    single = _blame_times(git_repo, "pkg/single.py")
+    assert set(single) == {int(datetime.fromisoformat(_day(3)).timestamp())}
+
+
+def test_the_pass_stops_once_every_chunk_has_its_date(git_repo: Any) -> None:
+    for number in range(30):  # old history that the chunks at head no longer need
+        git_repo.write("pkg/mod.py", f"def zero(x):\n    return x + {number}\n")
+        git_repo.commit(f"change {number}", date=_day(number))
+    git_repo.write("pkg/mod.py", FIRST + "\n\n" + SECOND)
+    git_repo.commit("rewrite first, add second", date=NEWER)
+
+    dates = _told_and_read(git_repo, ["pkg/mod.py"])
+
+    newer = int(datetime.fromisoformat(NEWER).timestamp())
+    assert dates.complete
+    assert dates.commits_read == 1  # the log was stopped: the 30 older commits could not change a date
+    assert dates.dates("pkg/mod.py", 6) == [newer] * 6 == _blame_times(git_repo, "pkg/mod.py")
+
+
+def test_a_file_not_told_before_wanted_all_is_no_longer_followed(git_repo: Any) -> None:
+    two_commits(git_repo)
+    git_repo.write("pkg/other.py", "VALUE = 1\n")
+    git_repo.commit("other", date=NEWER)
+
+    dates = _history(git_repo, ["pkg/mod.py", "pkg/other.py"])
+    dates.want("pkg/other.py", [(1, 1)])
+    dates.wanted_all()
+    dates.read()
+
+    newer = int(datetime.fromisoformat(NEWER).timestamp())
+    assert dates.dates("pkg/other.py", 1) == [newer]
+    assert dates.commits_read == 1  # pkg/mod.py was never asked for: its history was not read
+
+
+def test_no_code_file_to_date_runs_no_pass(git_repo: Any) -> None:
+    two_commits(git_repo)
+
+    assert (
+        history_line_dates(
+            RepoMirror(git_repo.root / ".unused"),
+            RepoSource(url=str(git_repo.root)),
+            git_repo.git("rev-parse", "HEAD").strip(),
+            [],
+        )
+        is None
+    )  # with no path the log would have diffed every file of every commit
+
+
+async def test_a_no_change_re_index_dates_nothing_and_a_docs_only_change_reads_no_history(
+    build_harness: Any, hashing_embedder: Any, git_repo: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    two_commits(git_repo)
+    git_repo.write("README.md", "# Title\n\nSome words.\n")
+    git_repo.commit("readme", date=NEW)
+    harness = build_harness(hashing_embedder, url=str(git_repo.root))
+    harness.deps.settings = dataclasses.replace(harness.deps.settings, allow_local_repos=True)
+    caplog.set_level(logging.INFO, logger="sextant.indexer.symbol_dates")
+
+    await harness.run(status="computed", dates={"pkg/mod.py": NEW, "README.md": NEW})
+    passes = [record for record in caplog.records if record.getMessage().startswith("symbol dates: 1 files")]
+    first = by_symbol(harness)
+    caplog.clear()
+    again = await harness.run(status="computed", dates={"pkg/mod.py": NEW, "README.md": NEW})
+    git_repo.write("README.md", "# Title\n\nOther words.\n")
+    git_repo.commit("readme again", date=NEWER)
+    docs_only = await harness.run(status="computed", dates={"pkg/mod.py": NEW, "README.md": NEWER})
+
+    assert len(passes) == 1  # the first index read the history once, for its one code file
+    assert again.files_added == again.files_changed == docs_only.files_added == 0
+    assert docs_only.files_changed == 1
+    assert not [record for record in caplog.records if record.getMessage().startswith("symbol dates:")]
+    assert {name: payload.symbol_last_modified_at for name, payload in by_symbol(harness).items()} == {
+        name: payload.symbol_last_modified_at for name, payload in first.items()
+    }

@@ -6,7 +6,7 @@ import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import msgspec
@@ -48,6 +48,9 @@ PARSE_SLICE_FILES = 32
 QUEUED_GROUPS = 2
 """Parsed groups waiting for the sparse encoder and the store: parsing stays ahead without holding the
 whole repo."""
+DATING_QUEUED_GROUPS = 64
+"""The same while the symbol-date pass runs (about 16k chunks at the default group size): the pass can
+stop only once every file has told it its chunks, so parsing runs further ahead of the writes then."""
 
 
 class StoreUnavailableError(Exception):
@@ -284,9 +287,9 @@ async def _index_changed(run: _Run) -> None:
     if not run.plan.to_index:
         return
     run.report("indexing")
-    queue: asyncio.Queue[list[ParsedFile] | None] = asyncio.Queue(maxsize=QUEUED_GROUPS)
     # The line dates of the files that hold definitions (those a grammar parses; the others keep the
-    # file date) come from one pass over the history, read while the files are parsed and encoded.
+    # file date) come from one pass over the history, read while the files are parsed and encoded;
+    # each parsed file tells it which lines its chunks span, so it can stop once every chunk is dated.
     dating = (
         history_line_dates(
             run.deps.mirrors,
@@ -298,16 +301,24 @@ async def _index_changed(run: _Run) -> None:
         else None
     )
     pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="symbol-dates")
-    dated = pool.submit(dating.read) if dating is not None else None
-    ahead = _LineDating(dating, dated) if dating is not None and dated is not None else None
+    if dating is not None:
+        pool.submit(dating.read)
+    queue: asyncio.Queue[list[ParsedFile] | None] = asyncio.Queue(
+        maxsize=QUEUED_GROUPS if dating is None else DATING_QUEUED_GROUPS
+    )
 
     async def produce() -> None:
         try:
             async for group in _parsed_groups(run):
+                if dating is not None:
+                    _tell_spans(dating, group)
                 await queue.put(group)
         except Exception:
             await queue.put(None)  # wake the consumer; the error is raised below
             raise
+        finally:
+            if dating is not None:
+                dating.wanted_all()
         await queue.put(None)
 
     async def consume() -> None:
@@ -317,7 +328,7 @@ async def _index_changed(run: _Run) -> None:
                 encoded = await encode_files(group, run.deps.sparse)
                 span.set_attributes({"sextant.files": len(group), "sextant.chunks": chunk_count})
             # Dated after the sparse encoding, so the history pass runs while the first groups encode.
-            encoded = await asyncio.to_thread(_with_symbol_dates, encoded, run, ahead)
+            encoded = await asyncio.to_thread(_with_symbol_dates, encoded, run, dating)
             with _tracer.start_as_current_span("indexer.upsert") as span:
                 upserted, replaced = await asyncio.to_thread(_write, run, encoded)
                 span.set_attributes({"sextant.points_written": upserted, "sextant.points_replaced": replaced})
@@ -356,22 +367,15 @@ class _Unindexed:
     """For ChunksIndexed.skipped when the content was not indexable (binary, too large, not UTF-8)."""
 
 
-@dataclass(frozen=True)
-class _LineDating:
-    """The run's line dates, being read in the background."""
+def _dated_by_history(parsed: ParsedFile) -> bool:
+    """Whether a file's chunks take their dates from the history pass (it holds code)."""
+    return any(chunk.kind == "code" for chunk in parsed.chunks)
 
-    dates: HistoryLineDates
-    done: Future[None]
-    failed: list[BaseException] = field(default_factory=list)
 
-    def of(self, path: str, line_count: int) -> list[int] | None:
-        # The pass must end before any line's date is known (it reads newest first).
-        if (error := self.done.exception()) is not None:
-            if not self.failed:
-                logger.warning("symbol dates: the history pass failed, using file dates: %r", error)
-                self.failed.append(error)
-            return None  # a bug there costs the dates, never the run
-        return self.dates.dates(path, line_count)
+def _tell_spans(dating: HistoryLineDates, group: Sequence[ParsedFile]) -> None:
+    for parsed in group:
+        if _dated_by_history(parsed):
+            dating.want(parsed.file.path, [(chunk.start_line, chunk.end_line) for chunk in parsed.chunks])
 
 
 async def _parsed_groups(run: _Run) -> AsyncIterator[list[ParsedFile]]:
@@ -434,15 +438,16 @@ def _parse_files(
     return outcomes
 
 
-def _with_symbol_dates(encoded: list[EncodedFile], run: _Run, ahead: _LineDating | None) -> list[EncodedFile]:
+def _with_symbol_dates(encoded: list[EncodedFile], run: _Run, dating: HistoryLineDates | None) -> list[EncodedFile]:
     """Date every file's chunks: by the history of its code lines, or carried from earlier dates."""
     dated: list[EncodedFile] = []
     for item in encoded:
         parsed = item.parsed
         path = parsed.file.path
         blamed = (
-            ahead.of(path, max(chunk.end_line for chunk in parsed.chunks))
-            if ahead is not None and any(chunk.kind == "code" for chunk in parsed.chunks)
+            # Waits until this file's dates are final (usually long before the pass ends).
+            dating.dates(path, max(chunk.end_line for chunk in parsed.chunks))
+            if dating is not None and _dated_by_history(parsed)
             else None
         )
         file_date = run.stamp.for_path(path)
