@@ -2,7 +2,13 @@
 
 Usage:
     uv run --no-sync python bench/doc_claims/run.py [--mirrors /work/.mirror] [--repo owner/name]
-        [--alarms-out FILE] [--json FILE]
+        [--corpus all|main|outdated] [--alarms-out FILE] [--json FILE]
+
+Two corpora are run, and their figures printed apart: the main one (states.jsonl / claims.jsonl,
+or --states / --claims) and the outdated one (outdated_states.jsonl / outdated_claims.jsonl: doc
+lines whose definition changed after they were written, stale or still true). Last come the
+`outdated` figures over both: precision of `outdated`, recall of `stale-changed` claims, and the
+false alarms on `1-outdated-file-dates` traps.
 
 For every state in states.jsonl (a repository at a commit), the state is checked out under
 bench/.work/ from the mirror the `fetch` tool made (see state_checkout), Sextant's doc-claim checker
@@ -285,29 +291,20 @@ def _print_reading_lists(
     return len(unlabelled)
 
 
-def main(argv: Iterable[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"), help="folder of fetched mirrors")
-    parser.add_argument("--states", type=Path, default=HERE / "states.jsonl")
-    parser.add_argument("--claims", type=Path, default=HERE / "claims.jsonl")
-    parser.add_argument("--work", type=Path, default=WORK, help="scratch folder for checkouts")
-    parser.add_argument("--repo", action="append", help="only these repositories (owner/name)")
-    parser.add_argument("--checker", choices=("auto", "payloads"), default="auto")
-    parser.add_argument("--alarms-out", type=Path, help="write every alarm (labelled or not) as jsonl")
-    parser.add_argument("--findings-out", type=Path, help="write every finding (any status) as jsonl")
-    parser.add_argument("--json", type=Path, help="write the figures as JSON")
-    args = parser.parse_args(list(argv) if argv is not None else None)
-
-    states = [s for s in load_jsonl(args.states) if not args.repo or s["repo"] in args.repo]
+def run_corpus(
+    states_path: Path, claims_path: Path, args: argparse.Namespace
+) -> tuple[list[Label], dict[tuple[str, str], list[Finding]], list[str]]:
+    """Check every state of one corpus and match its labels: (labels, findings per state, failed states)."""
+    states = [s for s in load_jsonl(states_path) if not args.repo or s["repo"] in args.repo]
     wanted = {(s["repo"], s["commit"]) for s in states}
     labels = [
         Label(**{k: row[k] for k in Label.__dataclass_fields__ if k != "matched"})
-        for row in load_jsonl(args.claims)
+        for row in load_jsonl(claims_path)
         if (row["repo"], row["commit"]) in wanted
     ]
     unknown = {(label.repo, label.commit) for label in labels} - wanted
     if unknown:
-        raise SystemExit(f"labels at states not in {args.states}: {sorted(unknown)}")
+        raise SystemExit(f"labels at states not in {states_path}: {sorted(unknown)}")
 
     findings_by_state: dict[tuple[str, str], list[Finding]] = {}
     failed: list[str] = []
@@ -328,22 +325,82 @@ def main(argv: Iterable[str] | None = None) -> int:
         match([label for label in labels if (label.repo, label.commit) == (repo, commit)], findings)
         alarms = sum(f.status in ALARMS for f in findings)
         print(f"checked {repo}@{commit[:10]}: {len(findings)} claims, {alarms} alarms", file=sys.stderr)
-    print(f"checker time {seconds:.1f} s over {len(states)} states\n")
-
+    print(f"checker time {seconds:.1f} s over {len(states)} states of {states_path.name}\n")
     for failure in failed:
         print(f"CHECKER FAILED (state and its labels left out of every figure): {failure}")
-    figures = report(labels, findings_by_state, sys.stdout)
-    figures["failed_states"] = failed
+    return labels, findings_by_state, failed
+
+
+def outdated_figures(labels: list[Label], out: Any) -> dict[str, Any]:
+    """Print `outdated` precision, recall of `stale-changed` claims and the outdated-looking traps' false alarms."""
+    alarmed = [label for label in labels if label.matched is not None and label.matched.status == "outdated"]
+    right = sum(label.label == "stale" for label in alarmed)
+    changed = [label for label in labels if label.category == "stale-changed"]
+    found = sum(1 for label in changed if label.matched is not None and label.matched.status in ALARMS)
+    exact = sum(1 for label in changed if label.matched is not None and label.matched.status == "outdated")
+    traps = [label for label in labels if label.category == "1-outdated-file-dates"]
+    false = sum(1 for label in traps if label.matched is not None and label.matched.status in ALARMS)
+    print("\noutdated, over every corpus run", file=out)
+    print(f"  precision of outdated      {_pct(right, len(alarmed))}", file=out)
+    print(f"  recall of stale-changed    {_pct(found, len(changed))}  [{exact} as outdated]", file=out)
+    print(f"  1-outdated-file-dates      {_pct(false, len(traps))} false alarms", file=out)
+    return {
+        "precision": {"right": right, "labelled": len(alarmed)},
+        "recall": {"found": found, "exact": exact, "stale": len(changed)},
+        "traps": {"false": false, "labelled": len(traps)},
+    }
+
+
+def main(argv: Iterable[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"), help="folder of fetched mirrors")
+    parser.add_argument("--states", type=Path, default=HERE / "states.jsonl")
+    parser.add_argument("--claims", type=Path, default=HERE / "claims.jsonl")
+    parser.add_argument("--outdated-states", type=Path, default=HERE / "outdated_states.jsonl")
+    parser.add_argument("--outdated-claims", type=Path, default=HERE / "outdated_claims.jsonl")
+    parser.add_argument(
+        "--corpus",
+        choices=("all", "main", "outdated"),
+        default="all",
+        help="main: --states/--claims; outdated: the outdated corpus; all: both, figures printed apart",
+    )
+    parser.add_argument("--work", type=Path, default=WORK, help="scratch folder for checkouts")
+    parser.add_argument("--repo", action="append", help="only these repositories (owner/name)")
+    parser.add_argument("--checker", choices=("auto", "payloads"), default="auto")
+    parser.add_argument("--alarms-out", type=Path, help="write every alarm (labelled or not) as jsonl")
+    parser.add_argument("--findings-out", type=Path, help="write every finding (any status) as jsonl")
+    parser.add_argument("--json", type=Path, help="write the figures as JSON")
+    args = parser.parse_args(list(argv) if argv is not None else None)
+
+    corpora = []
+    if args.corpus in {"all", "main"}:
+        corpora.append(("main", args.states, args.claims))
+    if args.corpus in {"all", "outdated"} and args.outdated_states.exists():
+        corpora.append(("outdated", args.outdated_states, args.outdated_claims))
+    figures: dict[str, Any] = {}
+    every_label: list[Label] = []
+    every_state: dict[tuple[str, str], list[Finding]] = {}
+    for name, states_path, claims_path in corpora:
+        labels, findings_by_state, failed = run_corpus(states_path, claims_path, args)
+        print(f"=== corpus {name}: {states_path.name} / {claims_path.name}")
+        figures[name] = report(labels, findings_by_state, sys.stdout)
+        figures[name]["failed_states"] = failed
+        print()
+        every_label += labels
+        every_state.update(findings_by_state)
+    figures["outdated"] = outdated_figures(every_label, sys.stdout)
+    if args.corpus == "main":
+        figures = {**figures["main"], "outdated": figures["outdated"]}  # the shape earlier runs wrote
     if args.alarms_out is not None:
         with args.alarms_out.open("w") as out:
-            for (repo, commit), fs in findings_by_state.items():
+            for (repo, commit), fs in every_state.items():
                 for f in fs:
                     if f.status in ALARMS:
                         row = {"repo": repo, "commit": commit, **f.__dict__}
                         out.write(json.dumps(row) + "\n")
     if args.findings_out is not None:
         with args.findings_out.open("w") as out:
-            for (repo, commit), fs in findings_by_state.items():
+            for (repo, commit), fs in every_state.items():
                 for f in fs:
                     out.write(json.dumps({"repo": repo, "commit": commit, **f.__dict__}) + "\n")
     if args.json is not None:

@@ -1,11 +1,13 @@
-"""Outdated, redefined: a claim is outdated only when the definition it names changed after the doc.
+"""Outdated, redefined: a claim is outdated only when the definition it names changed after the doc line.
 
 "Changed" means what a reader of the doc would trip over: a function or method lost a parameter
-the doc's text uses, or a class lost a member or field the doc's text uses. The doc's side is its
-last commit (every line of the doc is at least that old, so a definition changed after it changed
-after the line); the definition is read at that commit and at the head. A file that changed
-without the definition losing anything the doc mentions is no alarm. The evidence says what was
-lost, when, and by which commit (one path-limited `git log -G` for all such changes).
+the doc writes as code near the claim (a code span, a code sample's call of it, an API directive),
+or a class lost a member or field the doc writes so. The doc's side is when the claim's line was
+last written (one `git blame -L` per doc, for the claims' lines only; the doc's last commit when
+blame cannot say within the budget); the definition is read then and at the head. A file that
+changed without the definition losing anything the doc uses is no alarm, and neither is a
+parameter list that now takes `**kwargs`. The evidence says what was lost, when, and by which
+commit (one path-limited `git log -G` for all such changes).
 """
 
 from __future__ import annotations
@@ -15,16 +17,19 @@ import re
 import time
 from collections import defaultdict
 from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from functools import lru_cache
 
 from sextant.doc_claims.claims.claim import Claim
 from sextant.doc_claims.judging.checking import Resolution
 from sextant.doc_claims.judging.code_facts import CodeFacts
 from sextant.doc_claims.judging.qualified_names import member_of_class
-from sextant.doc_claims.judging.signatures import class_fields, parameter_names
+from sextant.doc_claims.judging.signatures import class_fields, parameter_names, takes_any_keyword
 from sextant.doc_rules import calendar_day
-from sextant.gitsource.errors import GitTimeoutError
+from sextant.gitsource.errors import GitSourceError, GitTimeoutError
 from sextant.gitsource.history_access import HistoryRepository
-from sextant.gitsource.history_changes import blob_ids, dropping_commits
+from sextant.gitsource.history_changes import blob_ids
+from sextant.gitsource.history_definitions import commit_file_diffs, diffs_naming
 from sextant.gitsource.history_trees import read_objects
 from sextant.parsing import Symbol, decode_source, parse_symbols
 
@@ -89,23 +94,33 @@ def revise_with_definition_changes(
         and resolution.site is not None
         and resolution.site.symbol_type in _DEFINITIONS
         and claim.doc in doc_commits
-        and doc_commits[claim.doc][0] != repo.head
+        and not claim.in_history_sentence  # "was removed in 2.0": the sentence already tells the change
     ]
     if not candidates:
         return judged
     deadline = time.monotonic() + max_seconds
-    pairs = {(doc_commits[c.doc][0], r.site.path) for _, c, r in candidates if r.site}
+    lines_of: dict[str, set[int]] = defaultdict(set)
+    for _, claim, _resolution in candidates:
+        lines_of[claim.doc].add(claim.line)
+    written = line_commits(repo, lines_of, deadline)
+
+    def doc_side(claim: Claim) -> tuple[str, str]:
+        # When the claim's line was last written; the doc's last commit when blame could not say.
+        return written.get((claim.doc, claim.line), doc_commits[claim.doc])
+
+    sides = {index: doc_side(claim) for index, claim, _ in candidates}
+    pairs = {(sides[index][0], r.site.path) for index, _, r in candidates if r.site and sides[index][0] != repo.head}
     old_symbols = _old_definitions(repo, pairs, deadline)
     losses = []
     for index, claim, resolution in candidates:
         site = resolution.site
         if site is None:
             continue
-        sha, day = doc_commits[claim.doc]
+        sha, day = sides[index]
         old = old_symbols.get((sha, site.path))
         if old is None:
-            continue  # the file is unchanged since the doc, or did not exist then
-        nearby = _nearby_words(doc_texts.get(claim.doc), claim.line)
+            continue  # the file is unchanged since the line, or did not exist then
+        nearby = _nearby_words(doc_texts.get(claim.doc), claim.line, site.qualified.rsplit(".", 1)[-1])
         lost = _lost(site.qualified, site.symbol_type, site.path, old, facts, nearby)
         if lost is not None:
             what, names, qualified = lost
@@ -126,6 +141,62 @@ def revise_with_definition_changes(
         claim, resolution = judged[loss.index]
         revised[loss.index] = (claim, dataclasses.replace(resolution, changed=changed, evidence=changed))
     return revised
+
+
+_BLAME_HEADER = re.compile(rb"^([0-9a-f]{40}) \d+ (\d+)")
+
+
+def line_commits(
+    repo: HistoryRepository, lines_of: dict[str, set[int]], deadline: float
+) -> dict[tuple[str, int], tuple[str, str]]:
+    """(doc, line) → (commit, ISO date) of the commit that last wrote each line: one `git blame` per doc.
+
+    Only the claims' lines are blamed (`-L n,n` each). Docs left when the deadline passes, or whose
+    blame fails, are left out: their claims fall back to the doc's last commit.
+
+    Args:
+        repo: The opened repository.
+        lines_of: Doc path → the 1-based lines to blame.
+        deadline: `time.monotonic()` value after which no doc is blamed.
+
+    Returns:
+        The commit and committer date of each line blamed.
+    """
+    found: dict[tuple[str, int], tuple[str, str]] = {}
+    for doc, lines in sorted(lines_of.items()):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        ranges = [arg for line in sorted(lines) for arg in ("-L", f"{line},{line}")]
+        try:
+            out = dataclasses.replace(repo, timeout=max(0.5, left)).git(
+                ["blame", "--line-porcelain", "--no-textconv", *ranges, repo.head, "--", doc]
+            )
+        except GitSourceError:
+            continue  # a doc blame cannot read (or the budget ran out): its doc commit stands
+        found.update({(doc, line): side for line, side in _blamed_lines(out).items()})
+    return found
+
+
+def _blamed_lines(out: bytes) -> dict[int, tuple[str, str]]:
+    result: dict[int, tuple[str, str]] = {}
+    sha, line, when, zone = "", 0, 0, "+0000"
+    for raw in out.split(b"\n"):
+        if (header := _BLAME_HEADER.match(raw)) is not None:
+            sha, line = header.group(1).decode(), int(header.group(2))
+        elif raw.startswith(b"committer-time "):
+            when = int(raw.split(b" ", 1)[1])
+        elif raw.startswith(b"committer-tz "):
+            zone = raw.split(b" ", 1)[1].decode()
+        elif raw.startswith(b"\t") and sha:
+            result[line] = (sha, _iso(when, zone))
+    return result
+
+
+def _iso(when: int, zone: str) -> str:
+    sign = -1 if zone.startswith("-") else 1
+    offset = timedelta(hours=int(zone[1:3] or 0), minutes=int(zone[3:5] or 0)) * sign
+    return datetime.fromtimestamp(when, timezone(offset)).isoformat()
 
 
 def _old_definitions(
@@ -157,13 +228,127 @@ def _old_definitions(
     return result
 
 
-def _nearby_words(doc: DocLines | None, line: int) -> set[str]:
+def _nearby_words(doc: DocLines | None, line: int, name: str) -> set[str]:
+    """The words the doc writes as code near a claim of `name`: where a lost name would trip the reader.
+
+    Only code counts: code spans, the lines of code samples, and API directive lines. Plain prose is
+    left out (a parameter called `style` or `file` is also an English word), and so is a keyword
+    argument of a call to some other name (`print(text, style="bold")` says nothing about a
+    `Syntax` that lost `style`).
+    """
     if doc is None:
         return set()
-    lines = doc.text.split("\n")
-    start = max(0, line - doc.first_line - _NEARBY_LINES)
-    window = "\n".join(lines[start : line - doc.first_line + _NEARBY_LINES + 1])
-    return set(re.findall(r"[A-Za-z_]\w*", window))
+    first = line - doc.first_line - _NEARBY_LINES
+    last = line - doc.first_line + _NEARBY_LINES
+    words: set[str] = set()
+    for start, end, code in doc_code(doc.text):
+        if start <= last and end >= first:
+            words |= _code_words(code, name)
+    return words
+
+
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_SPAN = re.compile(r"``?([^`\n]+?)``?")
+_API_DIRECTIVE = re.compile(r"^\s*\.\. (?:[a-z]+:)?(?:auto)?(?:function|method|class|attribute|data|decorator)::(.*)$")
+_CODE_DIRECTIVE = re.compile(r"^\s*\.\. (?:code-block|code|sourcecode|doctest|testcode|ipython)::")
+
+
+@lru_cache(maxsize=64)
+def doc_code(text: str) -> tuple[tuple[int, int, str], ...]:
+    """The parts of a doc written as code, each as (first line, last line, text), 0-based lines.
+
+    A code sample is a fenced block (a row of tildes right under a line of text underlines a
+    heading), or an indented block introduced by a line ending in `::` or by
+    a code directive (the body of `.. note::` is prose); its lines are joined so a call spanning
+    lines stays one call. Lines of markup (`<pre style=…>`) are not code. Outside samples, code
+    spans and API directive lines (`.. method:: connect(host)`) are code.
+
+    Args:
+        text: The doc's text.
+
+    Returns:
+        The code parts in doc order.
+    """
+    pieces: list[tuple[int, int, str]] = []
+    sample: list[tuple[int, str]] = []
+    fenced = False
+    introduced = False  # the last prose line opened an indented sample
+
+    def close() -> None:
+        if sample:
+            pieces.append((sample[0][0], sample[-1][0], "\n".join(t for _, t in sample)))
+            sample.clear()
+
+    previous = ""
+    for number, line in enumerate(text.split("\n")):
+        stripped = line.strip()
+        underline = not fenced and previous.strip() and set(stripped) == {"~"}  # a heading's, not a fence
+        previous = line
+        if _FENCE.match(line) and not underline:
+            fenced = not fenced
+            close()
+            continue
+        indented = line.startswith((" ", "\t"))
+        if fenced or (introduced and (indented or not stripped)) or stripped.startswith(">>>"):
+            if stripped and not stripped.startswith("<"):
+                sample.append((number, line))
+            continue
+        if not stripped:
+            continue
+        close()
+        literal = stripped.endswith("::") and not stripped.startswith("..")  # `.. note::` opens prose
+        introduced = literal or _CODE_DIRECTIVE.match(line) is not None
+        pieces.extend((number, number, span) for span in _SPAN.findall(line))
+        if (directive := _API_DIRECTIVE.match(line)) is not None:
+            pieces.append((number, number, directive.group(1)))
+    close()
+    return tuple(pieces)
+
+
+_CALL = re.compile(r"([A-Za-z_$][\w$]*)\s*\(")
+_KEYWORD = re.compile(r"([A-Za-z_$][\w$]*)\s*=(?!=)")
+
+
+def _code_words(code: str, name: str) -> set[str]:
+    """The identifiers of a code text, less the keyword names of calls to names other than `name`."""
+    words = set(re.findall(r"[A-Za-z_$][\w$]*", code))
+    own: set[str] = set()
+    others: set[str] = set()
+    for call in _CALL.finditer(code):
+        keywords = {m.group(1) for m in _KEYWORD.finditer(_top_level(code, call.end()))}
+        (own if call.group(1) == name else others).update(keywords)
+    return words - (others - own - _outside_calls(code))
+
+
+def _top_level(code: str, start: int) -> str:
+    """The text of a call's argument list from just after its `(`, with nested brackets blanked out."""
+    depth = 0
+    out = []
+    for char in code[start:]:
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            if depth == 0:
+                break
+            depth -= 1
+        elif depth == 0:
+            out.append(char)
+            continue
+        out.append(" ")
+    return "".join(out)
+
+
+def _outside_calls(code: str) -> set[str]:
+    """Identifiers of a code text outside every call's argument list (`x = 1`, `Class.attr`)."""
+    depth = 0
+    out = []
+    for index, char in enumerate(code):
+        if char == "(" and index > 0 and (code[index - 1].isalnum() or code[index - 1] in "_$ "):
+            depth += 1
+        elif char == ")" and depth:
+            depth -= 1
+        out.append(char if depth == 0 else " ")
+    return set(re.findall(r"[A-Za-z_$][\w$]*", "".join(out)))
 
 
 def _lost(  # noqa: PLR0917 - one definition's old and new forms, and the doc's words
@@ -194,6 +379,8 @@ def _lost_parameters(before: list[str], now: tuple[str, ...], name: str, nearby:
     new_forms = [parameter_names(signature, name) for signature in now]
     if any(form is None for form in old_forms + new_forms):
         return ()
+    if any(takes_any_keyword(signature, name) for signature in now):
+        return ()  # `**kwargs` (or `**options: Unpack[Options]`) may still take what the list dropped
     old_names = dict.fromkeys(p for form in old_forms if form for p in form)
     new_names = {p for form in new_forms if form for p in form}
     return tuple(p for p in old_names if p not in new_names and p in nearby and len(p) > 1)
@@ -232,23 +419,60 @@ def _gone_from_class(cls: str, member: str, facts: CodeFacts) -> bool:
 def _changing_commits(
     repo: HistoryRepository, losses: list[_Loss], max_bytes: int
 ) -> dict[tuple[str, str], tuple[str, str, str]]:
-    """(lost name, file) → (sha, day, subject) of the commit that dropped it, in one log pass."""
+    """(lost name, file) → (sha, day, subject) of the commit that dropped it, in one log pass.
+
+    The dropping commit is the oldest after the doc whose diff of the file removes the name in the
+    form it was lost in (a parameter: `name:`, `name=`, `name,`, `name)`, not `theme.name`; a member:
+    its `def`, assignment or field line) and adds none in that form; failing that, the oldest that
+    removes the word and adds none with it.
+    """
     oldest = min(losses, key=lambda loss: loss.doc_day).doc_commit
-    words = {name for loss in losses for name in loss.names}
+    forms = {(name, loss.what) for loss in losses for name in loss.names}
     paths = {loss.path for loss in losses}
-    return {
-        (dropped.word, dropped.path): (dropped.commit.sha, dropped.commit.day, dropped.commit.subject)
-        for dropped in dropping_commits(repo, oldest, paths, words, max_bytes=max_bytes)
-    }
+    log = diffs_naming(repo, {name for name, _ in forms}, paths, f"{oldest}..{repo.head}")[:max_bytes]
+    found: dict[tuple[str, str], tuple[str, str, str]] = {}
+    by_word: dict[tuple[str, str], tuple[str, str, str]] = {}
+    patterns = {(name, what): (_lost_form(name, what), re.compile(rf"\b{re.escape(name)}\b")) for name, what in forms}
+    for commit, path, removed, added in commit_file_diffs(log.decode("utf-8", "replace")):
+        ref = (commit.sha, commit.day, commit.subject)
+        for (name, _what), (form, word) in patterns.items():
+            if _drops(form, removed, added):
+                found[(name, path)] = ref  # newest first: the last write is the oldest
+            if _drops(word, removed, added):
+                by_word[(name, path)] = ref
+    return {**by_word, **found}
 
 
-def _describe(loss: _Loss, commits: dict[tuple[str, str], tuple[str, str, str]]) -> str:
+def _lost_form(name: str, what: str) -> re.Pattern[str]:
+    word = re.escape(name)
+    if what == "parameter":
+        return re.compile(rf"(?<![\w.$]){word}\s*(?:[:=,)]|$)")
+    return re.compile(rf"(?:\b(?:def|function|func)\s+{word}\b|^\s*(?:self\.|this\.)?{word}\s*[:=(](?!=))")
+
+
+def _drops(pattern: re.Pattern[str], removed: list[str], added: list[str]) -> bool:
+    return any(pattern.search(line) for line in removed) and not any(pattern.search(line) for line in added)
+
+
+def _describe(loss: _Loss, commits: dict[tuple[str, str], tuple[str, str, str]]) -> str | None:
+    """The evidence: what the definition lost, on which day, by which commit; None when no commit after the line did it.
+
+    A loss whose dropping commit is not strictly later than the doc line's commit is no news (the
+    line was written knowing the change, often in the same commit), and one no commit can be named
+    for is a parse quirk: neither is an alarm.
+    """
     plural = "s" if len(loss.names) > 1 else ""
     what = f"{loss.qualified} lost {loss.what}{plural} {', '.join(loss.names)}"
     found = commits.get((loss.names[0], loss.path))
+    if found is None or not _later(found[1], loss.doc_day):
+        return None
     doc_day = calendar_day(loss.doc_day) or "an unknown day"
-    if found is not None and (calendar_day(found[1]) or "") >= doc_day:
-        return (
-            f"{what} on {calendar_day(found[1])}, commit {found[0][:7]} '{found[2][:100]}' (doc last changed {doc_day})"
-        )
-    return f"{what} after the doc last changed ({doc_day})"
+    commit = f"commit {found[0][:7]} '{found[2][:100]}'"
+    return f"{what} on {calendar_day(found[1])}, {commit} (doc line last changed {doc_day})"
+
+
+def _later(when: str, than: str) -> bool:
+    try:
+        return datetime.fromisoformat(when) > datetime.fromisoformat(than)
+    except ValueError:
+        return False

@@ -20,6 +20,26 @@ def parameter_names(signature: str, name: str) -> list[str] | None:
         Names in order (self/cls left out; destructured parameters skipped), or None when the
         declaration shows no parameter list.
     """
+    inside = _parameter_list(signature, name)
+    return None if inside is None else _split(inside)
+
+
+def takes_any_keyword(signature: str, name: str) -> bool:
+    """Whether a declaration takes keywords it does not name (`**kwargs`, `**options: Unpack[Opts]`).
+
+    Args:
+        signature: The declaration line(s).
+        name: The defined name.
+
+    Returns:
+        True when its parameter list has a `**` catch-all: a parameter it dropped from the list may
+        still be accepted there, so losing it is no news by itself.
+    """
+    inside = _parameter_list(signature, name)
+    return inside is not None and any(part.strip().startswith("**") for part in _parts(inside))
+
+
+def _parameter_list(signature: str, name: str) -> str | None:
     opening = None
     for match in re.finditer(rf"\b{re.escape(name)}\s*(?:\[[^\]]*\])?\s*\(", signature):
         opening = match.end() - 1
@@ -33,11 +53,11 @@ def parameter_names(signature: str, name: str) -> list[str] | None:
         elif char in ")]}":
             depth -= 1
             if depth == 0:
-                return _split(signature[opening + 1 : index])
+                return signature[opening + 1 : index]
     return None
 
 
-def _split(inside: str) -> list[str]:
+def _parts(inside: str) -> list[str]:
     parts: list[str] = []
     current: list[str] = []
     depth = 0
@@ -52,8 +72,12 @@ def _split(inside: str) -> list[str]:
         else:
             current.append(char)
     parts.append("".join(current))
+    return parts
+
+
+def _split(inside: str) -> list[str]:
     names = []
-    for part in parts:
+    for part in _parts(inside):
         text = part.strip().lstrip("*&.").strip()
         if not text or text[0] in "{[" or text in _SKIPPED:
             continue

@@ -1,0 +1,210 @@
+"""`outdated` is raised only where the doc writes, as code, a name its definition lost after the doc.
+
+A small repository with history: a doc written against the first version of the code, then the
+code's definitions lose parameters and members. What the doc shows as code near a claim of the
+definition (code spans, the lines of a code sample, API directives) is what can go stale; prose
+words, keyword arguments of other calls, the body of a `.. note::` and raw HTML are not. The
+evidence names the commit and the day the definition lost the name, also when the word itself
+stays elsewhere in that commit's diff (`theme.styles`). The doc's side is when the claim's line was
+last written (blame), not the doc's last commit. The rules are described in docs/doc-claims.md.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sextant.doc_claims import ClaimFinding, DocCheckReport, check_repository
+
+from ..conftest import GitRepo
+
+CONSOLE_BEFORE = """\
+class Console:
+    def __init__(self, styles=None, width=80):
+        self.styles = styles
+        self.width = width
+
+    def print(self, text, style=None):
+        return text
+
+
+class Syntax:
+    def __init__(self, code, style=None):
+        self.code = code
+
+
+class Layout:
+    def split(self, *layouts, direction=None):
+        return layouts
+
+
+class Live:
+    def __init__(self, renderable, item=None):
+        self.renderable = renderable
+
+    @property
+    def item(self):
+        return self.renderable
+
+
+class Session:
+    def request(self, method, url, headers=None):
+        return url
+"""
+CONSOLE_AFTER = """\
+class Console:
+    def __init__(self, theme=None, width=80):
+        self.theme = theme
+        self.styles = theme.styles if theme else {}
+        self.width = width
+
+    def print(self, text, style=None):
+        return text
+
+
+class Syntax:
+    def __init__(self, code, theme=None):
+        self.code = code
+
+
+class Layout:
+    def split(self, *layouts, splitter="column"):
+        return layouts
+
+
+class Live:
+    def __init__(self, renderable):
+        self.renderable = renderable
+
+
+class Session:
+    def request(self, method, url, **kwargs):
+        return url
+"""
+
+STYLES_DOC = """\
+Styles
+======
+
+You can define a mapping of names to styles in the :class:`~acme.console.Console`
+constructor. Here's an example::
+
+    styles = {"info": "dim cyan"}
+    console = Console(styles=styles)
+"""
+LAYOUT_DOC = """\
+Layout
+======
+
+Split a region with :meth:`~acme.console.Layout.split`::
+
+    layout.split(
+        Layout(name="left"),
+        Layout(name="right"),
+        direction="horizontal",
+    )
+"""
+PRINTING_DOC = """\
+Printing
+========
+
+Print with a style, for instance::
+
+    console.print("FOO", style="white on blue")
+
+Rich objects such as :class:`~acme.console.Syntax` can be printed too. Each keeps its own style
+of rendering, which the prose here describes in plain words.
+
+.. raw:: html
+
+    <pre style="font-family:Menlo"><span style="color: red">x</span></pre>
+"""
+LIVE_DOC = """\
+Live
+====
+
+Pass a renderable to :class:`~acme.console.Live` and it is shown until the context ends.
+
+.. note::
+
+    With a file console only the last item is shown once the live context is left.
+
+Last frame
+~~~~~~~~~~
+
+When the display stops, its last item stays on the terminal.
+"""
+REQUESTS_DOC = """\
+Requests
+========
+
+Send one with :meth:`~acme.console.Session.request`::
+
+    session.request("GET", url, headers={"Accept": "text/html"})
+"""
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> DocCheckReport:
+    repo = GitRepo(tmp_path_factory.mktemp("outdated") / "repo")
+    repo.write("pyproject.toml", '[project]\nname = "acme"\n')
+    repo.write("acme/__init__.py", "")
+    repo.write("acme/console.py", CONSOLE_BEFORE)
+    docs = {
+        "docs/style.rst": STYLES_DOC,
+        "docs/layout.rst": LAYOUT_DOC,
+        "docs/printing.rst": PRINTING_DOC,
+        "docs/live.rst": LIVE_DOC,
+        "docs/requests.rst": REQUESTS_DOC,
+    }
+    for path, text in docs.items():
+        repo.write(path, text)
+    repo.commit("Console, layout and docs", date="2024-01-02T10:00:00+00:00")
+    repo.write("acme/console.py", CONSOLE_AFTER)
+    # Written with the change itself: the line knows `direction` is gone.
+    repo.write("docs/splitting.rst", "Call :meth:`~acme.console.Layout.split` with ``splitter`` (not ``direction``).\n")
+    repo.commit("Themes replace styles; splitter replaces direction", date="2024-03-05T09:00:00+00:00")
+    # A later edit of another line of the doc: the claim's own line is still from January.
+    repo.write("docs/style.rst", STYLES_DOC + "\nSee also the colour guide.\n")
+    repo.commit("Docs: point to the colour guide", date="2024-04-01T09:00:00+00:00")
+    return check_repository(repo.root)
+
+
+def _finding(report: DocCheckReport, doc: str, ref: str) -> ClaimFinding:
+    return next(f for f in report.findings if f.doc == doc and f.ref == ref)
+
+
+def test_a_parameter_the_docs_code_sample_passes_is_outdated_with_commit_and_day(report: DocCheckReport) -> None:
+    # The doc was edited after the change, but not this line: the line's own date is the doc's side.
+    found = _finding(report, "docs/style.rst", "~acme.console.Console")
+    assert found.status == "outdated"
+    # The commit's diff still holds the word (`theme.styles`): the parameter form is what left.
+    assert found.changed is not None
+    assert found.changed.startswith("Console.__init__ lost parameter styles on 2024-03-05, commit ")
+    assert "'Themes replace styles; splitter replaces direction' (doc line last changed 2024-01-02)" in found.changed
+
+
+def test_a_keyword_of_a_call_spanning_sample_lines_is_read_as_one_call(report: DocCheckReport) -> None:
+    found = _finding(report, "docs/layout.rst", "~acme.console.Layout.split")
+    assert found.status == "outdated"
+    assert found.changed is not None
+    assert found.changed.startswith("Layout.split lost parameter direction on 2024-03-05")
+
+
+def test_another_calls_keyword_prose_words_and_raw_html_do_not_make_an_alarm(report: DocCheckReport) -> None:
+    # Syntax lost `style`; near it the doc says style only as print's keyword, in prose and in HTML.
+    assert _finding(report, "docs/printing.rst", "~acme.console.Syntax").status == "verified"
+
+
+def test_the_body_of_a_note_and_a_section_under_tildes_are_prose(report: DocCheckReport) -> None:
+    # Live lost member and parameter `item`; the doc says "item" only in a note's prose and in the
+    # prose of a section whose heading is underlined with tildes (not a `~~~` code fence).
+    assert _finding(report, "docs/live.rst", "~acme.console.Live").status == "verified"
+
+
+def test_a_parameter_list_that_now_takes_any_keyword_may_still_take_the_dropped_one(report: DocCheckReport) -> None:
+    # request(method, url, headers=None) became request(method, url, **kwargs): headers may go there.
+    assert _finding(report, "docs/requests.rst", "~acme.console.Session.request").status == "verified"
+
+
+def test_a_line_written_in_the_commit_that_made_the_change_is_not_outdated(report: DocCheckReport) -> None:
+    assert _finding(report, "docs/splitting.rst", "~acme.console.Layout.split").status == "verified"
