@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # An identifier, possibly kebab-joined (CSS classes, CLI flags, file names): `fetch-blob-content`.
 _IDENTIFIER = re.compile(r"[^\W_]\w*(?:-[^\W_]\w*)*|_\w*")
 _SEPARATORS = re.compile(r"[_\-]+")
 _MIN_LENGTH = 2
 """Single letters (loop variables, `x`) carry no meaning for search."""
+_CACHED_IDENTIFIERS = 1 << 16
+"""Distinct identifiers whose tokens are remembered: code repeats a small vocabulary (`self`, `return`,
+its own names), so most identifiers of a repository are split once instead of once per occurrence."""
 
 
 def split_code_identifiers(text: str) -> list[str]:
@@ -26,16 +30,22 @@ def split_code_identifiers(text: str) -> list[str]:
         Lowercase tokens in order of appearance, repeats kept (BM25 counts them).
     """
     tokens: list[str] = []
-    for match in _IDENTIFIER.finditer(text):
-        identifier = match.group().strip("_-")
-        if not identifier:
-            continue
-        parts = [part for segment in _SEPARATORS.split(identifier) for part in _case_parts(segment)]
-        whole = identifier.lower()
-        if len(parts) != 1 and len(whole) >= _MIN_LENGTH:
-            tokens.append(whole)
-        tokens.extend(part.lower() for part in parts if len(part) >= _MIN_LENGTH)
+    for identifier in _IDENTIFIER.findall(text):
+        tokens.extend(_identifier_tokens(identifier))
     return tokens
+
+
+@lru_cache(maxsize=_CACHED_IDENTIFIERS)
+def _identifier_tokens(match: str) -> tuple[str, ...]:
+    """The tokens of one identifier as matched (a pure function of it, so it is remembered)."""
+    identifier = match.strip("_-")
+    if not identifier:
+        return ()
+    parts = [part for segment in _SEPARATORS.split(identifier) for part in _case_parts(segment)]
+    whole = identifier.lower()
+    tokens = [whole] if len(parts) != 1 and len(whole) >= _MIN_LENGTH else []
+    tokens.extend(part.lower() for part in parts if len(part) >= _MIN_LENGTH)
+    return tuple(tokens)
 
 
 def _case_parts(segment: str) -> list[str]:
