@@ -97,3 +97,45 @@ def test_tokens_are_lowercase_and_at_least_two_characters(text: str) -> None:
     for token in split_code_identifiers(text):
         assert token == token.lower()
         assert len(token) >= 2
+
+
+_PINNED_DOCUMENT = (
+    "def fetchBlob(self, blob_id):\n"
+    "    return self.HTTPClient.get(blob_id) or fetch_blob_v2(blob_id)  # base64 größeWert"
+)
+
+
+def test_a_document_vector_is_pinned_to_the_bit() -> None:
+    # Stored vectors meet queries encoded later: the encoding of a document must never drift, not
+    # even in the last bit of a weight (the tokens of each identifier are remembered, the weights
+    # summed in one loop; both must give exactly these numbers).
+    vector = SparseEncoder().encode_documents([_PINNED_DOCUMENT])[0]
+    assert vector.indices == [
+        660551976, 937239981, 1013185954, 1384902127, 1489565344, 1510616644, 1882811501, 1898611267,
+        2326054622, 2503724062, 2574654989, 3187824194, 3200662798, 3212065678, 3445749139, 3568769609,
+        3907951245, 3936681130, 4106543529, 4286524785,
+    ]  # fmt: skip
+    plain, twice, thrice, five = 1.565314063368538, 1.8291653134134462, 1.9380591878871303, 2.0349761526232113
+    assert vector.values == [
+        thrice, plain, plain, plain, plain, plain, plain, plain, plain, thrice, twice, plain, plain, twice,
+        plain, plain, plain, plain, plain, five,
+    ]  # fmt: skip
+
+
+_CODE_TEXT = st.text(alphabet=st.characters(categories=["Lu", "Ll", "Nd", "Pc", "Pd"]), max_size=40)
+
+
+@given(st.lists(_CODE_TEXT, max_size=8))
+def test_tokens_of_a_text_are_the_tokens_of_its_words_in_order(words: list[str]) -> None:
+    # Identifiers are split once and remembered: what a word gives cannot depend on what came before.
+    expected = [token for word in words for token in split_code_identifiers(word)]
+    assert split_code_identifiers(" ".join(words)) == expected
+    assert split_code_identifiers(" ".join(reversed(words))) == [
+        token for word in reversed(words) for token in split_code_identifiers(word)
+    ]
+
+
+@given(st.lists(st.text(max_size=200), min_size=1, max_size=5))
+def test_a_document_encodes_the_same_alone_or_in_a_batch(documents: list[str]) -> None:
+    encoder = SparseEncoder()
+    assert encoder.encode_documents(documents) == [encoder.encode_documents([text])[0] for text in documents]

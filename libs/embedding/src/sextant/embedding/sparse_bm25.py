@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 
 from sextant.chunkstore.payload import SparseVector
@@ -81,16 +81,11 @@ class SparseEncoder:
     def _encode_document(self, text: str) -> SparseVector:
         tokens = split_code_identifiers(text)
         length_factor = self._k1 * (1 - self._b + self._b * len(tokens) / self._average)
-        counts = Counter(tokens)
-        return _vector(
-            (term_index(term), count * (self._k1 + 1) / (count + length_factor)) for term, count in counts.items()
-        )
-
-
-def _vector(weights: Iterable[tuple[int, float]]) -> SparseVector:
-    """Merge weights per index (two terms may hash alike), sorted by index."""
-    merged: dict[int, float] = {}
-    for index, weight in weights:
-        merged[index] = merged.get(index, 0.0) + weight
-    indices = sorted(merged)
-    return SparseVector(indices=indices, values=[merged[index] for index in indices])
+        saturation = self._k1 + 1
+        # Weights summed per index (two terms may hash alike), in the terms' order of appearance.
+        merged: dict[int, float] = {}
+        for term, count in Counter(tokens).items():
+            index = term_index(term)
+            merged[index] = merged.get(index, 0.0) + count * saturation / (count + length_factor)
+        indices = sorted(merged)
+        return SparseVector(indices=indices, values=[merged[index] for index in indices])
