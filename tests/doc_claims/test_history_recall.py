@@ -148,3 +148,24 @@ def test_a_name_the_code_never_had_gets_a_suggestion_but_no_alarm(git_repo: GitR
     assert finding.replacement == "File"
     assert likely_meant("counter", ["count", "COUNT", "counted"]) == ["count", "counted"]
     assert likely_meant("log_levels", ["log", "log_locals"]) == []  # `log` is no slip: too little is left
+
+
+def test_a_file_the_code_names_only_to_say_it_is_no_longer_supported_is_contradicted(git_repo: GitRepo) -> None:
+    git_repo.write("package.json", '{"name": "acme", "bin": {"acme": "bin/acme.js"}}\n')
+    git_repo.write(
+        "lib/run.js",
+        "function check(argv) {\n  if (argv.opts) {\n"
+        "    throw new Error(\"configuring acme via 'acme.opts' is no longer supported\");\n  }\n"
+        "  return load('acme.config');\n}\nmodule.exports = check;\n",
+    )
+    git_repo.write(
+        "docs/setup.md", "# Setup\n\nThe `acme.opts` file requires `lib/run.js`.\nRead `acme.config` first.\n"
+    )
+    git_repo.commit("Start", date="2019-01-01T10:00:00+00:00")
+
+    by_ref = {f.ref: f for f in check_repository(git_repo.root).findings}
+    assert by_ref["acme.opts"].status == "contradicted"
+    assert by_ref["acme.opts"].evidence == (
+        "the code names 'acme.opts' only to say it is no longer supported (lib/run.js:3)"
+    )
+    assert by_ref["acme.config"].status == "verified"  # a string the code reads as it is

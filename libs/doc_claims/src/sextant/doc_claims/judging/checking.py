@@ -306,7 +306,7 @@ def _doc_alternatives(candidate: str) -> list[str]:
     return [stem + suffix for suffix in sorted(DOC_EXTENSIONS)] + [stem + "/index.md", stem + "/index.rst"]
 
 
-def _resolve_symbol(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR0911 - one exit per way of finding it
+def _resolve_symbol(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR0911, PLR0912 - one exit per way of finding it
     name = claim.target
     last = name.rsplit(".", 1)[-1]
     if name in facts.qualified_symbols:
@@ -318,6 +318,11 @@ def _resolve_symbol(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR0
     if (named := facts.dotted_strings.get(name)) is not None:
         # `flask.commands`: an entry-point group, a logger or a settings name the code writes as a string.
         return Resolution("verified", f"named as the string '{name}' in {_where(named)}", named.path)
+    if (retired := facts.retired_strings.get(name)) is not None:
+        # The code names it only to say it is gone: the doc that presents it as current is behind.
+        return Resolution(
+            "contradicted", f"the code names '{name}' only to say it is no longer supported ({_where(retired)})"
+        )
     if "." in name and (lookup := resolve_qualified(name, facts)) is not None:
         if lookup.found:
             return Resolution("verified", lookup.evidence, lookup.path, site=lookup.site)

@@ -104,6 +104,9 @@ class CodeFacts:
     """Name → members assigned onto it from outside a class body (`CancelToken.source = function …`,
     `Router.prototype.route = …`, `Flask.json = property(…)`): a constructor function's or an object's API."""
     dotted_strings: Mapping[str, Site] = dataclasses.field(default_factory=dict)
+    retired_strings: Mapping[str, Site] = dataclasses.field(default_factory=dict)
+    """Dotted names the code writes as string literals only on lines saying they are no longer supported
+    or were removed (`'mocha.opts' is DEPRECATED and no longer supported`) → the first such line."""
     """Dotted names the repository's own code writes as whole string literals (`"flask.commands"`: an
     entry-point group, a logger or settings name) → where: named by the code, though no attribute."""
     signatures: Mapping[tuple[str, str], tuple[str, ...]] = dataclasses.field(default_factory=dict)
@@ -158,6 +161,7 @@ class CodeFactsCollector:
         self._aliases: dict[str, dict[str, tuple[str, str]]] = {}
         self._attached: dict[str, set[str]] = defaultdict(set)
         self._dotted_strings: dict[str, Site] = {}
+        self._retired_strings: dict[str, Site] = {}
         self._forge_repos: set[str] = set()
         self._signatures: dict[tuple[str, str], list[str]] = defaultdict(list)
         self._star_exports: set[str] = set()
@@ -194,10 +198,11 @@ class CodeFactsCollector:
         for owner, member in attached_members(payload.text):
             self._attached[owner].add(member)
         if not _is_sample_path(path):
-            for offset, dotted in dotted_string_literals(payload.text):
+            for offset, dotted, retired in dotted_string_literals(payload.text):
                 site = Site(path, payload.start_line + offset)
-                if dotted not in self._dotted_strings or site < self._dotted_strings[dotted]:
-                    self._dotted_strings[dotted] = site
+                named = self._retired_strings if retired else self._dotted_strings
+                if dotted not in named or site < named[dotted]:
+                    named[dotted] = site
         for program, line in declared_programs(path, payload.text, payload.start_line):
             site = Site(path, line)
             if program not in self._programs or site < self._programs[program]:
@@ -271,6 +276,9 @@ class CodeFactsCollector:
             class_bases=self._resolved_bases(import_modules),
             attached_members={owner: frozenset(members) for owner, members in self._attached.items()},
             dotted_strings=self._dotted_strings,
+            retired_strings={
+                name: site for name, site in self._retired_strings.items() if name not in self._dotted_strings
+            },
             forge_repos=frozenset(self._forge_repos),
             star_exports=frozenset(self._star_exports),
             file_bindings=self._bindings,
@@ -441,16 +449,32 @@ def attached_members(text: str) -> set[tuple[str, str]]:
     return set(_ATTACHED.findall(text))
 
 
-def dotted_string_literals(text: str) -> list[tuple[int, str]]:
-    """(line offset, name) of each dotted name written as a whole string literal (`"flask.commands"`).
+def dotted_string_literals(text: str) -> list[tuple[int, str, bool]]:
+    """(line offset, name, retired) of each dotted name written as a whole string literal (`"flask.commands"`).
+
+    A literal is retired when its line says the thing is gone ("'mocha.opts' is no longer supported",
+    "was removed"): the code names it only to turn its users away.
 
     Args:
         text: Code text.
 
     Returns:
-        The literals with their 0-based line offsets in the text.
+        The literals with their 0-based line offsets in the text, and whether each is retired.
     """
-    return [(text.count("\n", 0, match.start()), match.group(1)) for match in _DOTTED_STRING.finditer(text)]
+    found = []
+    for match in _DOTTED_STRING.finditer(text):
+        start = text.rfind("\n", 0, match.start()) + 1
+        end = text.find("\n", match.end())
+        line = text[start : end if end >= 0 else len(text)]
+        found.append((text.count("\n", 0, match.start()), match.group(1), _RETIRED.search(line) is not None))
+    return found
+
+
+_RETIRED = re.compile(
+    r"\bno longer (?:supported|available|exists?|used|recognized|recognised|read)\b"
+    r"|\b(?:has|have) been removed\b|\bwas removed\b|\bis not supported any ?more\b",
+    re.I,
+)
 
 
 def _is_plain_member_name(token: str) -> bool:
