@@ -179,3 +179,23 @@ def test_a_local_repository_is_read_in_place_and_never_hydrated(git_repo: Any, t
     state = mirror.sync(source)
     assert mirror.hydrate_history(source, state.head_sha) is None
     assert not (tmp_path / "cache").exists() or not any((tmp_path / "cache").iterdir())
+
+
+def test_a_merge_that_resolved_a_conflict_has_its_own_version_listed(git_repo: Any, tmp_path: Path) -> None:
+    versioned_history(git_repo, versions=1)
+    git_repo.git("checkout", "-q", "-b", "side")
+    git_repo.commit_files("side", {"pkg/core.py": "def handler():\n    return 'side'\n"})
+    git_repo.git("checkout", "-q", "main")
+    git_repo.commit_files("main", {"pkg/core.py": "def handler():\n    return 'main'\n"})
+    subprocess.run(["git", "-C", str(git_repo.root), "merge", "-q", "side"], capture_output=True, check=False)
+    git_repo.write("pkg/core.py", "def handler():\n    return 'resolved'\n")
+    merge = git_repo.commit("merge side")
+    resolved = git_repo.git("rev-parse", f"{merge}:pkg/core.py").strip()
+    mirror = RepoMirror(tmp_path / "cache")
+    state = mirror.sync(RepoSource(git_repo.url, branch="main"))
+    git_dir = Path(state.path)
+
+    listed = missing_source_blobs(git_dir, merge, env=open_history(git_dir).env, timeout=30)
+
+    assert resolved in listed  # written by the merge alone
+    assert set(listed) == blob_ids_at(git_repo, "pkg/core.py") | {resolved}

@@ -6,10 +6,11 @@ stretches) cannot run on it. Hydrating it fetches, through the mirror's own fetc
 (`objects.fetch_objects`: the remote `origin`, the hardened environment, the token only in git's
 environment), the missing blobs of source files over the branch's history:
 
-1. the raw diffs of the branch's history (``git log --raw --full-history --diff-merges=separate
-   <head> --not <hydrated> -- <code pathspecs>``) name every version the source files had, and
-   ``rev-list --missing=print`` keeps those the mirror lacks; neither fetches anything (a raw diff
-   reads trees only, and both run with no transport allowed at all), newest first;
+1. the raw diffs of the branch's history (``git log --raw --full-history --cc <head> --not
+   <hydrated heads> -- <code pathspecs>``: a merge shows only what it wrote itself) name every
+   version the source files had, and ``rev-list --missing=print`` keeps those the mirror lacks;
+   neither fetches anything (a raw diff reads trees only, and both run with no transport allowed
+   at all), newest first;
 2. they are fetched in batches, each sized from the bytes per blob seen so far, until none is
    missing or the byte budget is spent (then the next run carries on where this one stopped: what
    was fetched stays);
@@ -132,7 +133,8 @@ def missing_source_blobs(git_dir: Path, head: str, *, env: dict[str, str], timeo
     """Ids of the source files' blobs reachable from `head` that the mirror lacks, newest first.
 
     Every version of a file was written by some commit, so the blob ids the raw diffs of the
-    branch's history name (all parents of merges, the root's files included) are every version.
+    branch's history name (a merge's own resolutions included, the root's files too) are every
+    version.
     Nothing is fetched: a raw diff compares tree entries only, presence is checked with
     `--missing=print`, and both run with no transport allowed. History already hydrated
     (`HYDRATED_REFS`) is not listed again.
@@ -153,7 +155,7 @@ def missing_source_blobs(git_dir: Path, head: str, *, env: dict[str, str], timeo
         "--no-abbrev",
         "--no-renames",
         "--full-history",
-        "--diff-merges=separate",
+        "--diff-merges=dense-combined",  # a merge's own content only: what it took from a parent, that parent's commits wrote
         "--root",
         head,
     ]
@@ -168,12 +170,18 @@ def missing_source_blobs(git_dir: Path, head: str, *, env: dict[str, str], timeo
 
 
 def _new_blob(raw_line: str) -> str | None:
-    """The blob a raw diff line writes (`:100644 100644 <old> <new> M<TAB>path`), None for a deletion or a submodule."""
-    fields = raw_line.split("\t", 1)[0].split(" ")
-    if len(fields) < 5 or not raw_line.startswith(":") or fields[1] == "160000":
+    """The blob a raw diff line writes, None for a deletion or a submodule.
+
+    A commit's line is `:<old mode> <new mode> <old> <new> <status>`; a merge's combined line has
+    one colon, mode and id per parent before the result's (`::100644 100644 100644 <p1> <p2> <new> MM`).
+    """
+    head = raw_line.split("\t", 1)[0]
+    parents = len(head) - len(head.lstrip(":"))
+    fields = head[parents:].split(" ")
+    if parents == 0 or len(fields) != 2 * parents + 3:
         return None
-    blob = fields[3]
-    return None if not blob.strip("0") else blob
+    mode, blob = fields[parents], fields[2 * parents + 1]
+    return None if mode == "160000" or not blob.strip("0") else blob
 
 
 def hydrated_commits(git_dir: Path, *, env: dict[str, str], timeout: float) -> list[str]:
