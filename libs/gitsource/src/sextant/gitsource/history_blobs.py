@@ -155,7 +155,7 @@ def missing_source_blobs(git_dir: Path, head: str, *, env: dict[str, str], timeo
         "--no-abbrev",
         "--no-renames",
         "--full-history",
-        "--diff-merges=dense-combined",  # a merge's own content only: what it took from a parent, that parent's commits wrote
+        "--diff-merges=dense-combined",  # a merge's own writes only: what it took from a parent, that parent wrote
         "--root",
         head,
     ]
