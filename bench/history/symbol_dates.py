@@ -10,11 +10,20 @@ no model time hides the cost), then re-indexes each unchanged. It prints the med
 and in CPU time (this process and its git children: what a shared machine's load does not blur),
 and the share blame adds (targets: <= 25% of the first phase, nothing on a no-change re-index).
 
-Figures on a shared 2-core machine (load 10-18; wall time is noisy there, CPU time less so), share
-added to the first phase, wall / CPU. One `git blame` per file, four at a time: pallets/flask
-+70% / +216%, pallets/click +63..72% / +120%, celery +204% / +461%. One history pass for all files,
-read while the files are parsed and encoded: flask +17% / +51%, click +19% / +37%, celery +21% /
-+33%. A no-change re-index adds nothing either way (no pass runs when nothing changed).
+It also prints how much of the added CPU is git's (its children's CPU, with minus without) and how
+much this process's (reading the log, dating the chunks).
+
+Figures on a shared 2-core machine (wall time is noisy there, CPU time less so, but git's own CPU
+still grows by ~10% with the load), share added to the first phase, wall / CPU. One `git blame` per
+file, four at a time: pallets/flask +70% / +216%, pallets/click +63..72% / +120%, celery +204% /
++461%. One history pass for all files, read while the files are parsed and encoded: flask +17% /
++51%, click +19% / +37%, celery +21% / +33% (re-measured at load 3: flask -9% / +54%, click +37% /
++33%, celery +46% / +36%; git 0.36 / 0.27 / 1.30 s, the log's regex parsing 0.04 / 0.03 / 0.20 s).
+The pass stopping once every chunk is dated, reading only followed files' hunks, git keeping its freed
+memory (load 12-20, three runs each): flask -21..-5% / +24..30% (git +0.23..0.24 s, this process
++0.00..0.05 s), click +5..6% / +26..29% (git +0.22..0.23 s, +0.06..0.09 s), celery -1..+13% /
++30..33% (git +1.38..1.47 s, +0.12..0.22 s). Celery's oldest chunks need its whole first-parent
+history diffed. A no-change re-index adds nothing either way (no pass runs when nothing changed).
 """
 
 from __future__ import annotations

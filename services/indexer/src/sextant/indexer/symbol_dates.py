@@ -144,17 +144,18 @@ class _FileLines:
         if not self.spans or not newly:
             return
         newly.sort()
-        self.spans = [(start, end) for start, end in self.spans if not _any_within(newly, start, end)]
+        count, first_at_or_after = len(newly), bisect.bisect_left
+        kept = []
+        for span in self.spans:
+            at = first_at_or_after(newly, span[0])
+            if at == count or newly[at] >= span[1]:
+                kept.append(span)  # no line of this chunk was dated by this commit
+        self.spans = kept
 
     @property
     def done(self) -> bool:
         """Every chunk has its date: older history cannot change it."""
         return self.spans is not None and not self.spans
-
-
-def _any_within(ordered: list[int], start: int, end: int) -> bool:
-    at = bisect.bisect_left(ordered, start)
-    return at < len(ordered) and ordered[at] < end
 
 
 RunLog = Callable[[list[str]], Iterable[bytes]]
