@@ -14,6 +14,7 @@ from __future__ import annotations
 import pytest
 
 from sextant.doc_claims import ClaimFinding, DocCheckReport, check_repository
+from sextant.doc_claims.judging.signatures import parameter_names
 
 from ..conftest import GitRepo
 
@@ -110,6 +111,8 @@ Printing
 Print with a style, for instance::
 
     console.print("FOO", style="white on blue")
+    style = "bold"
+    console.print(Syntax(code), style)
 
 Rich objects such as :class:`~acme.console.Syntax` can be printed too. Each keeps its own style
 of rendering, which the prose here describes in plain words.
@@ -142,6 +145,14 @@ Send one with :meth:`~acme.console.Session.request`::
     session.request("GET", url, headers={"Accept": "text/html"})
 """
 
+LIVE_HISTORY_DOC = """\
+Live display
+============
+
+A :class:`~acme.console.Live` display shows its renderable. The ``item`` property has been removed
+and should no longer be used.
+"""
+
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> DocCheckReport:
@@ -155,6 +166,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> DocCheckReport:
         "docs/printing.rst": PRINTING_DOC,
         "docs/live.rst": LIVE_DOC,
         "docs/requests.rst": REQUESTS_DOC,
+        "docs/live-display.rst": LIVE_HISTORY_DOC,
     }
     for path, text in docs.items():
         repo.write(path, text)
@@ -191,7 +203,8 @@ def test_a_keyword_of_a_call_spanning_sample_lines_is_read_as_one_call(report: D
 
 
 def test_another_calls_keyword_prose_words_and_raw_html_do_not_make_an_alarm(report: DocCheckReport) -> None:
-    # Syntax lost `style`; near it the doc says style only as print's keyword, in prose and in HTML.
+    # Syntax lost `style`; near it the doc says style only as print's keyword, as a sample's own
+    # variable, in prose and in HTML.
     assert _finding(report, "docs/printing.rst", "~acme.console.Syntax").status == "verified"
 
 
@@ -208,3 +221,18 @@ def test_a_parameter_list_that_now_takes_any_keyword_may_still_take_the_dropped_
 
 def test_a_line_written_in_the_commit_that_made_the_change_is_not_outdated(report: DocCheckReport) -> None:
     assert _finding(report, "docs/splitting.rst", "~acme.console.Layout.split").status == "verified"
+
+
+def test_a_lost_name_the_doc_tells_as_history_is_no_alarm(report: DocCheckReport) -> None:
+    # "The ``item`` property has been removed": the doc already says what changed.
+    assert _finding(report, "docs/live-display.rst", "~acme.console.Live").status == "verified"
+
+
+def test_a_comment_inside_a_parameter_list_hides_no_parameter() -> None:
+    signature = "def __init__(self, id, backend=None,\n        task_name=None,  # deprecated\n        app=None):"
+    assert parameter_names(signature, "__init__") == ["id", "backend", "task_name", "app"]
+
+
+def test_strings_inside_a_parameter_list_hide_no_parameter() -> None:
+    signature = 'def command(self, name: Annotated[str, Doc("The name (if any), or none")] = "", url="http://a#b"):'
+    assert parameter_names(signature, "command") == ["name", "url"]

@@ -21,6 +21,7 @@ from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 
 from sextant.doc_claims.claims.claim import Claim
+from sextant.doc_claims.claims.sentences import sentence_around, tells_history
 from sextant.doc_claims.judging.checking import Resolution
 from sextant.doc_claims.judging.code_facts import CodeFacts
 from sextant.doc_claims.judging.qualified_names import member_of_class
@@ -241,10 +242,10 @@ def _nearby_words(doc: DocLines | None, line: int, name: str) -> set[str]:
     first = line - doc.first_line - _NEARBY_LINES
     last = line - doc.first_line + _NEARBY_LINES
     words: set[str] = set()
-    for start, end, code in doc_code(doc.text):
+    for start, end, code, sample in doc_code(doc.text):
         if start <= last and end >= first:
-            words |= _code_words(code, name)
-    return words
+            words |= _sample_words(code, name) if sample else _code_words(code, name)
+    return {word for word in words if not _told_as_history(doc, first, last, word)}
 
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
@@ -254,8 +255,8 @@ _CODE_DIRECTIVE = re.compile(r"^\s*\.\. (?:code-block|code|sourcecode|doctest|te
 
 
 @lru_cache(maxsize=64)
-def doc_code(text: str) -> tuple[tuple[int, int, str], ...]:
-    """The parts of a doc written as code, each as (first line, last line, text), 0-based lines.
+def doc_code(text: str) -> tuple[tuple[int, int, str, bool], ...]:
+    """The parts of a doc written as code, each as (first line, last line, text, is a sample), 0-based lines.
 
     A code sample is a fenced block (a row of tildes right under a line of text underlines a
     heading), or an indented block introduced by a line ending in `::` or by
@@ -269,14 +270,14 @@ def doc_code(text: str) -> tuple[tuple[int, int, str], ...]:
     Returns:
         The code parts in doc order.
     """
-    pieces: list[tuple[int, int, str]] = []
+    pieces: list[tuple[int, int, str, bool]] = []
     sample: list[tuple[int, str]] = []
     fenced = False
     introduced = False  # the last prose line opened an indented sample
 
     def close() -> None:
         if sample:
-            pieces.append((sample[0][0], sample[-1][0], "\n".join(t for _, t in sample)))
+            pieces.append((sample[0][0], sample[-1][0], "\n".join(t for _, t in sample), True))
             sample.clear()
 
     previous = ""
@@ -298,15 +299,44 @@ def doc_code(text: str) -> tuple[tuple[int, int, str], ...]:
         close()
         literal = stripped.endswith("::") and not stripped.startswith("..")  # `.. note::` opens prose
         introduced = literal or _CODE_DIRECTIVE.match(line) is not None
-        pieces.extend((number, number, span) for span in _SPAN.findall(line))
+        pieces.extend((number, number, span, False) for span in _SPAN.findall(line))
         if (directive := _API_DIRECTIVE.match(line)) is not None:
-            pieces.append((number, number, directive.group(1)))
+            pieces.append((number, number, directive.group(1), False))
     close()
     return tuple(pieces)
 
 
 _CALL = re.compile(r"([A-Za-z_$][\w$]*)\s*\(")
 _KEYWORD = re.compile(r"([A-Za-z_$][\w$]*)\s*=(?!=)")
+
+
+def _sample_words(code: str, name: str) -> set[str]:
+    """What a code sample says about `name`: the keywords of its calls of `name`, and attribute names.
+
+    A sample's other identifiers are its own variables (`app = Flask()`, `app.AsyncResult(id)`),
+    whatever parameters they share a name with.
+    """
+    keywords = {
+        m.group(1)
+        for call in _CALL.finditer(code)
+        if call.group(1) == name
+        for m in _KEYWORD.finditer(_top_level(code, call.end()))
+    }
+    return keywords | set(_ATTRIBUTE.findall(code))
+
+
+_ATTRIBUTE = re.compile(r"\.([A-Za-z_$][\w$]*)")
+
+
+def _told_as_history(doc: DocLines, first: int, last: int, word: str) -> bool:
+    """Whether a sentence near the claim that names the word tells its history ("no longer", "was removed")."""
+    lines = doc.text.split("\n")
+    start = sum(len(line) + 1 for line in lines[: max(0, first)])
+    window = "\n".join(lines[max(0, first) : last + 1])
+    return any(
+        tells_history(sentence_around(doc.text, start + m.start(), start + m.end()))
+        for m in re.finditer(rf"(?<![\w$]){re.escape(word)}(?![\w$])", window)
+    )
 
 
 def _code_words(code: str, name: str) -> set[str]:

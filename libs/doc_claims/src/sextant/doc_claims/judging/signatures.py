@@ -6,6 +6,8 @@ import re
 
 _SKIPPED = frozenset({"self", "cls", "/", "*", "this"})
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
+_STRING = re.compile(r'"""(?:.|\n)*?"""|\'\'\'(?:.|\n)*?\'\'\'|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|`[^`]*`')
+_COMMENT = re.compile(r"(?:^|(?<=[\s,(]))(?:#|//)[^\n]*|/\*.*?\*/", re.S)
 _FIELD = re.compile(r"^\s+(?:self\.)?([A-Za-z_]\w*)\s*(?::[^=\n]+)?=|^\s+([A-Za-z_]\w*)\s*:\s*\S", re.M)
 
 
@@ -40,6 +42,7 @@ def takes_any_keyword(signature: str, name: str) -> bool:
 
 
 def _parameter_list(signature: str, name: str) -> str | None:
+    signature = _STRING.sub('""', signature)  # a `)` inside a default or a `Doc("…")` closes nothing
     opening = None
     for match in re.finditer(rf"\b{re.escape(name)}\s*(?:\[[^\]]*\])?\s*\(", signature):
         opening = match.end() - 1
@@ -58,6 +61,9 @@ def _parameter_list(signature: str, name: str) -> str | None:
 
 
 def _parts(inside: str) -> list[str]:
+    # Strings first (`Doc("The name, (if any)")` in an annotation holds commas and brackets), then
+    # comments (`task_name=None,  # deprecated` inside the list).
+    inside = _COMMENT.sub("", _STRING.sub('""', inside))
     parts: list[str] = []
     current: list[str] = []
     depth = 0
