@@ -5,17 +5,27 @@ The time-to-analysis figures print as soon as they are measured; `--no-dense` st
 phase with the local model takes most of an hour on a 1k-file repository and two busy cores).
 `--runs N` measures the floor and the first phase N times (each from an empty cache) and prints the
 medians with the load average around each run: on a shared machine one run says little.
+`--no-history-fetch` turns off the index run's fetch of past blobs for the doc-claim history
+(`INDEX_HISTORY_FETCH_BYTES=0`), to see the indexing without it.
 
 The analysis can start once ChunksIndexed is out: clone + recency scan + index (payloads and sparse
 vectors) + the selector's payload scroll. Its physical floor is the sum of those parts done alone,
 measured here on the same repository in the same process: clone, recency scan, ls-tree, blob reads and
-parsing, sparse encoding, payload scroll. One more part is measured alone and printed beside it, not
-in it: the store write, the same points (payload and sparse vector, built as the index run builds them)
-upserted into a fresh embedded store. The analysis reads those points from the store, so they must be
-written; the second ratio counts that write in the floor. Printed ratios:
+parsing, sparse encoding, payload scroll. Two more parts are measured alone and printed beside it,
+not in it:
 
-- time to analysis / floor (target <= 1.3), / floor + store write, and / the same first phase with an
-  instant embedder (target <= 1.5);
+- the store write: the same points (payload and sparse vector, built as the index run builds them)
+  upserted into a fresh embedded store. The analysis reads those points from the store, so they must
+  be written;
+- the history fetch: the past blobs of the source files fetched into the blob-less mirror for the
+  doc-claim history (`RepoMirror.hydrate_history`, the index run's budget). The index run does it
+  beside the indexing, and ChunksIndexed waits for it.
+
+Printed ratios:
+
+- time to analysis / floor (target <= 1.3), / floor + store write, / floor + store write + history
+  fetch (a sum, though the run overlaps the fetch with the indexing), and / the same first phase with
+  an instant embedder (target <= 1.5);
 - dense phase / the model alone on the same texts (target <= 1.05);
 - a no-change re-run (index + dense pass) as a share of the full first run (target <= 1%), and its
   embedding calls (target 0).
@@ -34,7 +44,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 from pathlib import Path
@@ -47,6 +57,7 @@ from sextant.chunkstore.edge_store import EdgeChunkStore
 from sextant.contracts import ChunksIndexed, RepoRef, utc_now_iso
 from sextant.embedding import LocalMiniLM, SparseEncoder
 from sextant.gitsource.access import RepoSource
+from sextant.gitsource.history_blobs import DEFAULT_HISTORY_FETCH_BYTES
 from sextant.gitsource.mirror import RepoMirror
 from sextant.gitsource.recency import read_recency
 from sextant.indexer import DiscoveryRules, IndexerDeps, IndexerSettings, index_repository
@@ -55,9 +66,12 @@ from sextant.indexer.dense_stage import DenseStage, on_chunks_indexed
 from sextant.parsing import Chunk
 
 NO_DENSE_FLAG = "--no-dense"
+NO_HISTORY_FLAG = "--no-history-fetch"
 RUNS_FLAG = "--runs"
 STORE_WRITE = "store write"
-"""The floor part printed beside the floor, not in it (see the module docstring)."""
+HISTORY_FETCH = "history fetch"
+BESIDE_THE_FLOOR = (STORE_WRITE, HISTORY_FETCH)
+"""Parts measured alone and printed beside the floor, not in it (see the module docstring)."""
 
 
 class InstantEmbedder:
@@ -107,10 +121,10 @@ def timed(work: dict[str, Times], name: str, started: Times) -> None:
 
 
 def floor_parts(
-    home: Path, url: str, embedder: LocalMiniLM, rules: DiscoveryRules, store_name: str
+    home: Path, url: str, embedder: LocalMiniLM, rules: DiscoveryRules, *, store_name: str, history_bytes: int
 ) -> dict[str, Times]:
-    """Each unavoidable part alone, from an empty mirror cache (the scroll is timed later), and the
-    store write of the same points alone (``STORE_WRITE``, kept out of the floor's sum)."""
+    """Each unavoidable part alone, from an empty mirror cache (the scroll is timed later), then the
+    store write of the same points and the history fetch alone (``BESIDE_THE_FLOOR``)."""
     parts: dict[str, Times] = {}
     mirrors = RepoMirror(home / "mirrors-floor")
     source = RepoSource(url=url)
@@ -137,6 +151,10 @@ def floor_parts(
     store.upsert(points)
     timed(parts, STORE_WRITE, started)
     store.close()
+    if history_bytes > 0:
+        started = clock()
+        mirrors.hydrate_history(source, state.head_sha, max_bytes=history_bytes)
+        timed(parts, HISTORY_FETCH, started)
     return parts
 
 
@@ -167,7 +185,14 @@ def head_points(
 
 
 async def first_phase(
-    home: Path, name: str, url: str, embedder: object, rules: DiscoveryRules, *, blame: bool = True
+    home: Path,
+    name: str,
+    url: str,
+    embedder: object,
+    rules: DiscoveryRules,
+    *,
+    blame: bool = True,
+    history_bytes: int = DEFAULT_HISTORY_FETCH_BYTES,
 ) -> tuple[IndexerDeps, ChunksIndexed, Times]:
     """Recency scan + index run (payloads and sparse) + the selector's scroll, from an empty cache."""
     settings = IndexerSettings(
@@ -176,6 +201,7 @@ async def first_phase(
         rules=rules,
         allow_local_repos=True,
         symbol_blame=blame,
+        history_fetch_bytes=history_bytes,
     )
     model = embedder  # the store is named after the model, as in production
     store = EdgeChunkStore(
@@ -215,13 +241,19 @@ class RunFigures:
 
     @property
     def floor(self) -> Times:
-        counted = [times for name, times in self.parts.items() if name != STORE_WRITE]
-        return sum(wall for wall, _ in counted), sum(cpu for _, cpu in counted)
+        return self._sum(name for name in self.parts if name not in BESIDE_THE_FLOOR)
 
     @property
     def with_write(self) -> Times:
-        write = self.parts[STORE_WRITE]
-        return self.floor[0] + write[0], self.floor[1] + write[1]
+        return self._sum(name for name in self.parts if name != HISTORY_FETCH)
+
+    @property
+    def with_all(self) -> Times:
+        return self._sum(self.parts)
+
+    def _sum(self, names: Iterable[str]) -> Times:
+        chosen = [self.parts[name] for name in names]
+        return sum(wall for wall, _ in chosen), sum(cpu for _, cpu in chosen)
 
     def ratios(self) -> dict[str, float]:
         return {
@@ -229,6 +261,8 @@ class RunFigures:
             "CPU": self.to_analysis[1] / self.floor[1],
             "wall with write": self.to_analysis[0] / self.with_write[0],
             "CPU with write": self.to_analysis[1] / self.with_write[1],
+            "wall with write + history": self.to_analysis[0] / self.with_all[0],
+            "CPU with write + history": self.to_analysis[1] / self.with_all[1],
             "wall / instant": self.to_analysis[0] / self.instant[0],
             "CPU / instant": self.to_analysis[1] / self.instant[1],
         }
@@ -251,6 +285,13 @@ def print_run(number: int, figures: RunFigures) -> None:
         f"{write[0]:.2f} s, CPU {write[1]:.2f} s; floor + store write: {ratios['wall with write']:.2f}x wall, "
         f"{ratios['CPU with write']:.2f}x CPU"
     )
+    if HISTORY_FETCH in parts:
+        history = parts[HISTORY_FETCH]
+        print(
+            f"  history fetch alone wall {history[0]:.2f} s, CPU {history[1]:.2f} s (beside the indexing; "
+            f"ChunksIndexed waits for it); floor + store write + history fetch: "
+            f"{ratios['wall with write + history']:.2f}x wall, {ratios['CPU with write + history']:.2f}x CPU"
+        )
     print(
         f"  instant embedder    wall {figures.instant[0]:.2f} s, CPU {figures.instant[1]:.2f} s; model run / "
         f"instant run = wall {ratios['wall / instant']:.2f}x, CPU {ratios['CPU / instant']:.2f}x (target <= 1.5)",
@@ -284,6 +325,13 @@ def print_medians(args: argparse.Namespace, indexed: ChunksIndexed, runs: list[R
         f"  floor + store write {ratios['wall with write']:.2f}x wall, {ratios['CPU with write']:.2f}x CPU "
         "(the floor counting the write of the points the analysis reads)"
     )
+    if HISTORY_FETCH in runs[0].parts:
+        history = medians([figures.parts[HISTORY_FETCH] for figures in runs])
+        print(
+            f"  history fetch alone wall {history[0]:.2f} s, CPU {history[1]:.2f} s; floor + store write + "
+            f"history fetch: {ratios['wall with write + history']:.2f}x wall, "
+            f"{ratios['CPU with write + history']:.2f}x CPU"
+        )
     print(
         f"  model / instant     wall {ratios['wall / instant']:.2f}x, CPU {ratios['CPU / instant']:.2f}x "
         "(target <= 1.5)",
@@ -311,13 +359,19 @@ async def measure_runs(
     for number in range(1, args.runs + 1):
         home = tmp / f"run-{number}"
         load_before = os.getloadavg()[0]
-        parts = await asyncio.to_thread(floor_parts, home, url, model, rules, store_name)
-        deps, indexed, to_analysis = await first_phase(home, "model", url, model, rules)
+        parts = await asyncio.to_thread(
+            floor_parts, home, url, model, rules, store_name=store_name, history_bytes=args.history_bytes
+        )
+        deps, indexed, to_analysis = await first_phase(
+            home, "model", url, model, rules, history_bytes=args.history_bytes
+        )
         started = clock()
         sum(1 for _ in deps.store.scroll_payloads(indexed.repo.repo_key))
         parts["scroll"] = since(started)
         instant = InstantEmbedder(model)
-        instant_deps, instant_indexed, instant_to_analysis = await first_phase(home, "instant", url, instant, rules)
+        instant_deps, instant_indexed, instant_to_analysis = await first_phase(
+            home, "instant", url, instant, rules, history_bytes=args.history_bytes
+        )
         runs.append(RunFigures(parts, to_analysis, instant_to_analysis, (load_before, os.getloadavg()[0])))
         # Printed at once: the dense phase with the real model can take most of an hour.
         print_run(number, runs[-1])
@@ -394,9 +448,12 @@ async def main(args: argparse.Namespace, url: str, local: str) -> None:
 
 
 if __name__ == "__main__":
-    skip_dense = NO_DENSE_FLAG in sys.argv  # the shared argument parser does not know these two
+    skip_dense = NO_DENSE_FLAG in sys.argv  # the shared argument parser does not know these three
     if skip_dense:
         sys.argv.remove(NO_DENSE_FLAG)
+    skip_history = NO_HISTORY_FLAG in sys.argv
+    if skip_history:
+        sys.argv.remove(NO_HISTORY_FLAG)
     repeats = 1
     if RUNS_FLAG in sys.argv:
         at = sys.argv.index(RUNS_FLAG)
@@ -405,5 +462,6 @@ if __name__ == "__main__":
     arguments = bench_arguments(__doc__, model_sample=256)
     arguments.no_dense = skip_dense
     arguments.runs = max(1, repeats)
+    arguments.history_bytes = 0 if skip_history else DEFAULT_HISTORY_FETCH_BYTES
     repo_path = Path(arguments.repo).absolute()
     asyncio.run(main(arguments, repo_path.as_uri(), repo_path.as_posix()))
