@@ -199,3 +199,18 @@ def test_a_merge_that_resolved_a_conflict_has_its_own_version_listed(git_repo: A
 
     assert resolved in listed  # written by the merge alone
     assert set(listed) == blob_ids_at(git_repo, "pkg/core.py") | {resolved}
+
+
+def test_a_time_budget_spent_before_the_listing_fetches_nothing_and_says_so(git_repo: Any, tmp_path: Path) -> None:
+    versioned_history(git_repo)
+    mirror = RepoMirror(tmp_path / "cache")
+    source = RepoSource(git_repo.url)
+    state = mirror.sync(source)
+
+    hydration = mirror.hydrate_history(source, state.head_sha, max_seconds=0)
+
+    assert hydration is not None
+    assert (hydration.complete, hydration.fetched) == (False, 0)
+    assert hydration.note is not None
+    assert "listing them stopped at its 0 s budget" in hydration.note
+    assert last_hydration_note(Path(state.path)) == hydration.note

@@ -29,9 +29,9 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from sextant.gitsource.errors import GitCommandError, GitSourceError
+from sextant.gitsource.errors import GitCommandError, GitSourceError, GitTimeoutError
 from sextant.gitsource.git_process import run_git
-from sextant.gitsource.history_definitions import CODE_PATHSPECS
+from sextant.gitsource.history_definitions import CODE_PATHSPECS, PARTIAL_CLONE_NOTE
 from sextant.gitsource.objects import fetch_objects, present_objects
 
 HYDRATED_REFS = "refs/sextant/history-hydrated/"
@@ -42,7 +42,10 @@ STATE_FILE = "sextant-history.json"
 """The last hydration's outcome, in the mirror's git directory."""
 DEFAULT_HISTORY_FETCH_BYTES = 64 * 1024 * 1024
 """Bytes one hydration may add to the mirror (packed, as fetched): flask's whole source history is
-about a tenth of it."""
+about a twentieth of it."""
+DEFAULT_HISTORY_FETCH_SECONDS = 120.0
+"""Wall time one hydration may take (the run's ChunksIndexed waits for it): git/git's listing alone
+needs about a minute of CPU; a corpus repository needs seconds."""
 _FIRST_BATCH = 64
 _MIN_BATCH = 16
 _MAX_BATCH = 8192
@@ -78,8 +81,9 @@ def hydrate(
     secrets: tuple[str, ...],
     timeout: float,
     max_bytes: int = DEFAULT_HISTORY_FETCH_BYTES,
+    max_seconds: float = DEFAULT_HISTORY_FETCH_SECONDS,
 ) -> Hydration:
-    """Fetch the missing past blobs of source files reachable from `head`, within `max_bytes`.
+    """Fetch the missing past blobs of source files reachable from `head`, within `max_bytes` and `max_seconds`.
 
     Args:
         git_dir: A blob-less mirror whose promisor remote is `origin`.
@@ -88,17 +92,23 @@ def hydrate(
         secrets: Strings to scrub from errors.
         timeout: Seconds allowed for each git command.
         max_bytes: Bytes the mirror may grow by in this run.
+        max_seconds: Wall time for this run: the listing is cut at it, and no batch starts after it.
 
     Returns:
         What was fetched, and whether the history is now complete.
     """
     started = time.monotonic()
-    missing = missing_source_blobs(git_dir, head, env=env, timeout=timeout)
+    deadline = started + max_seconds
+    stopped = f"{max_seconds:g} s budget"
+    missing = _listed_within(git_dir, head, env=env, seconds=min(timeout, max_seconds))
+    if missing is None:
+        unlisted = f"{PARTIAL_CLONE_NOTE} (listing them stopped at its {stopped})"
+        return _record(git_dir, Hydration(head, complete=False, seconds=time.monotonic() - started, note=unlisted))
     fetched = fetches = 0
     size_before = _object_bytes(git_dir, env, timeout)
     grown = 0
     batch = _FIRST_BATCH
-    while fetched < len(missing) and grown < max_bytes:
+    while fetched < len(missing) and grown < max_bytes and time.monotonic() < deadline:
         ids = missing[fetched : fetched + batch]
         fetch_objects(git_dir, ids, env=env, secrets=secrets, timeout=timeout)
         fetches += 1
@@ -111,9 +121,11 @@ def hydrate(
     if complete:
         _record_hydrated(git_dir, head, env=env, timeout=timeout)
     else:
+        if grown >= max_bytes:
+            stopped = f"{max_bytes / 1024 / 1024:g} MiB budget"
         note = (
             f"history not searched: a blob-less clone holds only part of its old file contents (fetching them "
-            f"stopped at its {max_bytes / 1024 / 1024:g} MiB budget, {fetched:,} of {len(missing):,} blobs)"
+            f"stopped at its {stopped}, {fetched:,} of {len(missing):,} blobs)"
         )
     outcome = Hydration(
         head=head,
@@ -125,6 +137,20 @@ def hydrate(
         seconds=time.monotonic() - started,
         note=note,
     )
+    return _record(git_dir, outcome)
+
+
+def _listed_within(git_dir: Path, head: str, *, env: dict[str, str], seconds: float) -> list[str] | None:
+    """`missing_source_blobs` within a time limit; None when it ran out (or there was none)."""
+    if seconds <= 0:
+        return None
+    try:
+        return missing_source_blobs(git_dir, head, env=env, timeout=seconds)
+    except GitTimeoutError:
+        return None
+
+
+def _record(git_dir: Path, outcome: Hydration) -> Hydration:
     (git_dir / STATE_FILE).write_text(json.dumps(asdict(outcome)) + "\n")
     return outcome
 

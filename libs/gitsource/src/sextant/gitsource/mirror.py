@@ -30,7 +30,12 @@ from sextant.gitsource.clone import branch_missing, clone_blobless
 from sextant.gitsource.commit_dates import iso_from_epoch
 from sextant.gitsource.errors import BranchNotFoundError, GitCommandError, GitSourceError
 from sextant.gitsource.git_process import run_git, stream_git
-from sextant.gitsource.history_blobs import DEFAULT_HISTORY_FETCH_BYTES, Hydration, hydrate
+from sextant.gitsource.history_blobs import (
+    DEFAULT_HISTORY_FETCH_BYTES,
+    DEFAULT_HISTORY_FETCH_SECONDS,
+    Hydration,
+    hydrate,
+)
 from sextant.gitsource.local_repository import resolve_local_git_dir
 from sextant.gitsource.objects import (
     blob_contents,
@@ -138,7 +143,11 @@ class RepoMirror:
         return self._state(git_dir, ref, source, in_place=False)
 
     def hydrate_history(
-        self, source: RepoSource, head_sha: str, max_bytes: int = DEFAULT_HISTORY_FETCH_BYTES
+        self,
+        source: RepoSource,
+        head_sha: str,
+        max_bytes: int = DEFAULT_HISTORY_FETCH_BYTES,
+        max_seconds: float = DEFAULT_HISTORY_FETCH_SECONDS,
     ) -> Hydration | None:
         """Fetch the past blobs of the source files reachable from a synced head, within a byte budget.
 
@@ -150,6 +159,7 @@ class RepoMirror:
             source: The repository (synced).
             head_sha: The head commit of the sync (``MirrorState.head_sha``).
             max_bytes: Bytes this call may add to the mirror.
+            max_seconds: Wall time this call may take (the lock is held meanwhile).
 
         Returns:
             What was fetched; None for a local repository (read in place, nothing to fetch).
@@ -166,6 +176,7 @@ class RepoMirror:
                 secrets=secrets_of(source),
                 timeout=self.timeout,
                 max_bytes=max_bytes,
+                max_seconds=max_seconds,
             )
 
     def iter_tree(self, source: RepoSource, ref: str, limits: TreeLimits = DEFAULT_TREE_LIMITS) -> Iterator[TreeEntry]:

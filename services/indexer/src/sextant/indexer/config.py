@@ -17,7 +17,7 @@ from sextant.config import (
     read_settings,
     setting,
 )
-from sextant.gitsource.history_blobs import DEFAULT_HISTORY_FETCH_BYTES
+from sextant.gitsource.history_blobs import DEFAULT_HISTORY_FETCH_BYTES, DEFAULT_HISTORY_FETCH_SECONDS
 from sextant.gitsource.repo_reference import ALLOW_LOCAL_REPOS
 from sextant.gitsource.tree_stream import DEFAULT_MAX_TREE_BYTES, DEFAULT_MAX_TREE_ENTRIES, TreeLimits
 from sextant.indexer.discovery import DEFAULT_EXCLUDES, DEFAULT_MAX_FILE_BYTES, DiscoveryRules
@@ -57,6 +57,8 @@ class IndexerSettings:
     history_fetch_bytes: int = setting("INDEX_HISTORY_FETCH_BYTES", DEFAULT_HISTORY_FETCH_BYTES)
     """Bytes of past source blobs one run may fetch into a blob-less mirror, so doc claims are judged
     with history (0: none; see docs/doc-claims.md)."""
+    history_fetch_seconds: float = setting("INDEX_HISTORY_FETCH_SECONDS", DEFAULT_HISTORY_FETCH_SECONDS)
+    """Wall time that fetch may take; the run's ChunksIndexed waits for it."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> IndexerSettings:
@@ -66,7 +68,8 @@ class IndexerSettings:
         against the full path and the basename), INDEX_DEFAULT_EXCLUDES (false: drop the built-in
         vendored/generated/lock excludes), INDEX_MAX_FILE_BYTES, INDEX_MAX_TREE_ENTRIES and
         INDEX_MAX_TREE_BYTES (caps on the tree listing), INDEX_GIT_TIMEOUT_SECONDS,
-        INDEX_GROUP_CHUNKS, INDEX_SYMBOL_BLAME, INDEX_HISTORY_FETCH_BYTES, SEXTANT_HOME.
+        INDEX_GROUP_CHUNKS, INDEX_SYMBOL_BLAME, INDEX_HISTORY_FETCH_BYTES, INDEX_HISTORY_FETCH_SECONDS,
+        SEXTANT_HOME.
 
         Args:
             env: Environment variables.

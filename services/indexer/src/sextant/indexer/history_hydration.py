@@ -3,8 +3,9 @@
 The analyzer judges doc claims with the repository's history, read from the indexer's blob-less
 mirror with no transport at all. So the indexer, which owns the mirror, its lock and the
 credentials, fetches the source files' past blobs after its sync (`RepoMirror.hydrate_history`,
-within `INDEX_HISTORY_FETCH_BYTES`), beside the indexing, and the run's ChunksIndexed waits for it:
-the analysis that follows finds the history complete, or a note saying why it is not. A failed
+within `INDEX_HISTORY_FETCH_BYTES` and `INDEX_HISTORY_FETCH_SECONDS`), beside the indexing, and
+the run's ChunksIndexed waits for it: the analysis that follows finds the history complete, or a
+note saying why it is not. A failed
 fetch costs the history, never the run. See docs/doc-claims.md ("Blob-less mirrors").
 """
 
@@ -51,7 +52,9 @@ async def finish_hydration(running: asyncio.Task[Hydration | None] | None) -> No
 
 def _hydrate(deps: IndexerDeps, source: RepoSource, head_sha: str, budget: int) -> Hydration | None:
     try:
-        hydration = deps.mirrors.hydrate_history(source, head_sha, max_bytes=budget)
+        hydration = deps.mirrors.hydrate_history(
+            source, head_sha, max_bytes=budget, max_seconds=deps.settings.history_fetch_seconds
+        )
     except GitSourceError as error:  # scrubbed of secrets by gitsource
         logger.warning("history blobs not fetched for doc claims: %s", error)
         return None
