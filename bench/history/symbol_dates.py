@@ -23,7 +23,10 @@ The pass stopping once every chunk is dated, reading only followed files' hunks,
 memory (load 12-20, three runs each): flask -21..-5% / +24..30% (git +0.23..0.24 s, this process
 +0.00..0.05 s), click +5..6% / +26..29% (git +0.22..0.23 s, +0.06..0.09 s), celery -1..+13% /
 +30..33% (git +1.38..1.47 s, +0.12..0.22 s). Celery's oldest chunks need its whole first-parent
-history diffed. A no-change re-index adds nothing either way (no pass runs when nothing changed).
+history diffed. After the first index itself got ~40% cheaper (load 10-12): flask +11% / +50% (0.52 ->
+0.78 s; git +0.23 s), click +4% / +37% (0.68 -> 0.93 s; git +0.22 s), celery +34% / +48% (3.31 ->
+4.92 s; git +1.39 s, this process +0.22 s): the same absolute cost, a larger share. A no-change
+re-index adds nothing either way (no pass runs when nothing changed).
 """
 
 from __future__ import annotations
