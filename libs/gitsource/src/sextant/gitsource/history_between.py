@@ -38,7 +38,7 @@ from sextant.gitsource.history_definitions import (
     word_pattern,
 )
 
-DEFAULT_BETWEEN_SECONDS = 3.0
+DEFAULT_BETWEEN_SECONDS = 2.0
 """Budget of the pass between the samples: a history of a few thousand commits is read whole well
 within it; on git/git's 82k commits it reaches back as far as it can (bench/history measures it)."""
 

@@ -15,6 +15,7 @@ import dataclasses
 import difflib
 import functools
 import re
+from collections import defaultdict
 from collections.abc import Collection
 
 from sextant.doc_claims.claims.claim import Claim
@@ -62,6 +63,7 @@ def revise_with_past_names(
         The claims with revised resolutions, in the same order.
     """
     revised = []
+    starts = _NamesByStart(facts)
     for claim, resolution in judged:
         name = resolution.absent_name
         if not name or claim.kind not in _LOOKED_UP or resolution.status == "verified" or name not in search.searched:
@@ -95,14 +97,14 @@ def revise_with_past_names(
                 (
                     claim,
                     _with_suggestion(
-                        dataclasses.replace(resolution, status="unverifiable", evidence=evidence), name, claim, facts
+                        dataclasses.replace(resolution, status="unverifiable", evidence=evidence), name, claim, starts
                     ),
                 )
             )
         elif search.note is not None:
             revised.append((claim, with_note(resolution, search)))
         else:
-            revised.append((claim, _with_suggestion(resolution, name, claim, facts)))
+            revised.append((claim, _with_suggestion(resolution, name, claim, starts)))
     return revised
 
 
@@ -139,11 +141,28 @@ def with_note(resolution: Resolution, search: DefinitionSearch) -> Resolution:
     return dataclasses.replace(resolution, evidence=f"{resolution.evidence} ({search.note})")
 
 
-def _with_suggestion(resolution: Resolution, name: str, claim: Claim, facts: CodeFacts) -> Resolution:
+class _NamesByStart:
+    """Today's symbols and identifiers grouped by their first two letters, built once per revision when needed."""
+
+    def __init__(self, facts: CodeFacts) -> None:
+        self._facts = facts
+        self._groups: dict[bool, dict[str, list[str]]] = {}
+
+    def starting(self, name: str, *, keys: bool) -> list[str]:
+        """The own names (identifiers for keys, else symbols) that start with the name's first two letters."""
+        if keys not in self._groups:
+            groups: dict[str, list[str]] = defaultdict(list)
+            for own in self._facts.identifiers if keys else self._facts.symbols:
+                groups[own[:2]].append(own)
+            self._groups[keys] = groups
+        return self._groups[keys].get(name[:2], [])
+
+
+def _with_suggestion(resolution: Resolution, name: str, claim: Claim, starts: _NamesByStart) -> Resolution:
     """An unverifiable name the history never had, with the own names it is likely a slip of, if any."""
     if resolution.status != "unverifiable":
         return resolution
-    meant = likely_meant(name, facts.identifiers if claim.kind == "config_key" else facts.symbols)
+    meant = likely_meant(name, starts.starting(name, keys=claim.kind == "config_key"))
     if not meant:
         return resolution
     return dataclasses.replace(
