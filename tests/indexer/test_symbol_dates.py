@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import threading
 from datetime import datetime
 from typing import Any
 
@@ -267,6 +268,7 @@ async def test_a_no_change_re_index_dates_nothing_and_a_docs_only_change_reads_n
     docs_only = await harness.run(status="computed", dates={"pkg/mod.py": NEW, "README.md": NEWER})
 
     assert len(passes) == 1  # the first index read the history once, for its one code file
+    assert not [thread for thread in threading.enumerate() if thread.name.startswith("symbol-dates")]
     assert again.files_added == again.files_changed == docs_only.files_added == 0
     assert docs_only.files_changed == 1
     assert not [record for record in caplog.records if record.getMessage().startswith("symbol dates:")]

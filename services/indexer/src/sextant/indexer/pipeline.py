@@ -348,7 +348,9 @@ async def _index_changed(run: _Run) -> None:
         await asyncio.gather(producer, return_exceptions=True)
         if dating is not None:
             dating.stop()
-        pool.shutdown(wait=False)
+        # The history pass ends with the run (stop() makes it close its git log at the next piece), so
+        # no git process and no log line of this run outlives it.
+        await asyncio.to_thread(pool.shutdown, wait=True)
     # A failure while reading or parsing must surface, not end the run as if it were complete.
     error = None if producer.cancelled() else producer.exception()
     if error is not None:
