@@ -14,7 +14,7 @@ from nats.errors import NotJSMessageError
 from nats.js.api import ConsumerConfig
 
 from sextant.bus.claim_check import MissingClaimError
-from sextant.bus.handback import earlier_deliveries, hand_back, handback_filter
+from sextant.bus.handback import earlier_deliveries, hand_back, handback_filter, stored_copy
 from sextant.bus.parking import parked_event
 from sextant.bus.publishing import UnpublishableEventError
 from sextant.bus.settings import DeliveryPolicy
@@ -103,6 +103,8 @@ async def process_delivery(
         handle: ``async (event) -> events to publish``.
     """
     raw: Msg = message.raw_message
+    if await _already_handed_back(bus, message, consumer=consumer):
+        return
     deliveries = counted_deliveries(raw)
     event = await _event_to_handle(bus, message, event_type=event_type, consumer=consumer, deliveries=deliveries)
     if event is None:
@@ -138,6 +140,26 @@ async def process_delivery(
     finally:
         heartbeat.cancel()
     await message.ack()
+
+
+async def _already_handed_back(bus: Bus, message: NatsMessage, *, consumer: str) -> bool:
+    """Ack a redelivery whose copy was stored before its process died (the copy does the work)."""
+    raw: Msg = message.raw_message
+    own_deliveries, sequence = delivery_info(raw)
+    if own_deliveries < 2 or sequence is None:
+        return False
+    try:
+        copy = await stored_copy(bus.js, durable=consumer, subject=raw.subject, sequence=sequence)
+    except Exception as error:  # unknown: run it (the work is resumable), rather than risk dropping it
+        logger.warning("%s could not look for a hand-back of %s (seq %d): %s", consumer, raw.subject, sequence, error)
+        return False
+    if copy is None:
+        return False
+    logger.info(
+        "%s: %s (seq %d) was handed back as seq %d before a crash; acked", consumer, raw.subject, sequence, copy
+    )
+    await message.ack()
+    return True
 
 
 async def _event_to_handle(

@@ -12,7 +12,9 @@ back.
 Crash safety: the copy is published before the original is acked, and its ``Nats-Msg-Id`` depends only
 on the durable and the original's stream sequence. A crash between the two redelivers the original (a
 counted delivery: the process did crash); if it is handed back again the copy has the same id and
-JetStream stores it once within the duplicate window. See docs/bus.md for what remains.
+JetStream stores it once within the duplicate window. Outside it too, nothing runs twice: a
+redelivered message first looks for a copy of itself (``stored_copy``) and, when there is one, is only
+acked. See docs/bus.md for what remains.
 """
 
 from __future__ import annotations
@@ -83,6 +85,31 @@ async def hand_back(bus: Bus, raw: Msg, *, durable: str, sequence: int, counted:
     headers[EARLIER_DELIVERIES_HEADER] = str(counted)
     headers[HANDED_BACK_FROM_HEADER] = str(sequence)
     await publish_acknowledged(bus.broker, raw.data, handback_subject(durable, raw.subject), headers)
+
+
+async def stored_copy(js: JetStreamContext, *, durable: str, subject: str, sequence: int) -> int | None:
+    """The stream sequence of a copy ``durable`` already handed back of the message at ``sequence``.
+
+    Asked of a redelivery only: a process that died after storing the copy and before acking the
+    original leaves both, and the copy is the one to run. A copy is always stored after its original,
+    on ``handback_subject``, so the search walks that subject forward from ``sequence`` (a handful of
+    copies at most: one per shutdown that interrupted this repository's work).
+
+    Returns:
+        The copy's sequence, or None when no copy of this message is stored.
+    """
+    copies = handback_subject(durable, subject)
+    after = sequence
+    while True:
+        try:
+            stored = await js.get_msg(STREAM_NAME, seq=after + 1, subject=copies, next=True)
+        except NotFoundError:
+            return None
+        if stored.seq is None:
+            return None
+        if (stored.headers or {}).get(HANDED_BACK_FROM_HEADER) == str(sequence):
+            return stored.seq
+        after = stored.seq
 
 
 async def read_handbacks(js: JetStreamContext, durable: str) -> None:
