@@ -22,10 +22,11 @@ scan), so the 8 MiB budget stopped it after 2 trees (0.43x, 11 trees never searc
 definitions searched for names the head still uses, and one log per stretch where a name vanished,
 all 13 trees cost 2.6 MB and 9.7 s: 1.39x. The past-packages rule then added a whole-history
 `git log --diff-filter=D` (8.6 s wall; 4.78x in all at load 8) until it read the sampled trees
-instead (0.03 s CPU). With the pass between the samples (2 s budget) and the definition changes,
-at load 12-23: wall 1.52-1.81x, CPU 1.11-1.6x (recency scan 4.6 s CPU; sampled trees 3.4 s, pass
-between the samples 0.6-0.9 s, past names and packages 0.2 s, definition changes 2.5 s); the CPU
-line is the steadier one on a loaded machine.
+instead (0.03 s CPU). With the pass between the samples (2 s budget) and the definition changes:
+at load 8, the name look-up (sampled trees and the pass) 8.0 s wall against the recency scan's 7.1 s
+(1.13x), the whole history step 16.3 s (2.31x; the definition changes 8.3 s wall) and 7.0 s of CPU
+against 4.8 s (1.45x); at load 12-16, 1.52-1.81x wall, 1.11-1.54x CPU. The CPU line is the steadier
+one on a loaded machine.
 """
 
 from __future__ import annotations
