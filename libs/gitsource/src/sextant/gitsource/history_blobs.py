@@ -13,11 +13,14 @@ environment), the missing blobs of source files over the branch's history:
    at all), newest first;
 2. they are fetched in batches, each sized from the bytes per blob seen so far, until none is
    missing or the byte budget is spent (then the next run carries on where this one stopped: what
-   was fetched stays);
-3. when none is missing, a ref under `HYDRATED_REFS` is set to the head: every source blob
-   reachable from it is present, so the next run lists only the history added since, and a reader
-   knows the mirror can be searched like a full repository. The outcome of the last run (and the note to
-   show when it stopped short) is kept beside it in `STATE_FILE`.
+   was fetched stays). When another reader of the mirror fetches the head's files meanwhile (the
+   index run reads every changed file), the head tree's blobs wait until it says it is done
+   (`head_read`), and only those it left missing are fetched then: nothing is fetched twice;
+3. when ``rev-list --missing=print`` finds none of the listed blobs missing, a ref under
+   `HYDRATED_REFS` is set to the head: every source blob reachable from it is present, so the next
+   run lists only the history added since, and a reader knows the mirror can be searched like a full
+   repository. The outcome of the last run (and the note to show when it stopped short) is kept
+   beside it in `STATE_FILE`.
 
 The caller holds the mirror's lock (`RepoMirror.hydrate_history`), as for a sync.
 """
@@ -25,6 +28,7 @@ The caller holds the mirror's lock (`RepoMirror.hydrate_history`), as for a sync
 from __future__ import annotations
 
 import json
+import threading
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -82,6 +86,7 @@ def hydrate(
     timeout: float,
     max_bytes: int = DEFAULT_HISTORY_FETCH_BYTES,
     max_seconds: float = DEFAULT_HISTORY_FETCH_SECONDS,
+    head_read: threading.Event | None = None,
 ) -> Hydration:
     """Fetch the missing past blobs of source files reachable from `head`, within `max_bytes` and `max_seconds`.
 
@@ -93,6 +98,9 @@ def hydrate(
         timeout: Seconds allowed for each git command.
         max_bytes: Bytes the mirror may grow by in this run.
         max_seconds: Wall time for this run: the listing is cut at it, and no batch starts after it.
+        head_read: Set by another reader of the mirror once it has fetched the head's files it reads
+            (their blobs are left out until then, and fetched afterwards only if still missing); None
+            when nobody else reads them.
 
     Returns:
         What was fetched, and whether the history is now complete.
@@ -104,40 +112,79 @@ def hydrate(
     if missing is None:
         unlisted = f"{PARTIAL_CLONE_NOTE} (listing them stopped at its {stopped})"
         return _record(git_dir, Hydration(head, complete=False, seconds=time.monotonic() - started, note=unlisted))
-    fetched = fetches = 0
-    size_before = _object_bytes(git_dir, env, timeout)
-    grown = 0
-    batch = _FIRST_BATCH
-    while fetched < len(missing) and grown < max_bytes and time.monotonic() < deadline:
-        ids = missing[fetched : fetched + batch]
-        fetch_objects(git_dir, ids, env=env, secrets=secrets, timeout=timeout)
-        fetches += 1
-        fetched += len(ids)
-        grown = _object_bytes(git_dir, env, timeout) - size_before
-        per_blob = max(grown / fetched, 1.0)
-        batch = int(min(_MAX_BATCH, max(_MIN_BATCH, (max_bytes - grown) / per_blob)))
-    complete = fetched >= len(missing)
+    fetching = _Fetching(git_dir, env, secrets, timeout, max_bytes, deadline)
+    if head_read is not None:
+        in_head = _head_blobs(git_dir, head, env=env, timeout=timeout)
+        later = [blob for blob in missing if blob in in_head]
+        fetching.fetch([blob for blob in missing if blob not in in_head])
+        head_read.wait(max(0.0, deadline - time.monotonic()))
+        if head_read.is_set():
+            present = present_objects(git_dir, later, with_objects=True, env=_no_transport(env), timeout=timeout)
+            fetching.fetch([blob for blob in later if blob not in present])
+    else:
+        fetching.fetch(missing)
+    still_missing = len(missing) - len(
+        present_objects(git_dir, missing, with_objects=True, env=_no_transport(env), timeout=timeout)
+    )
+    complete = still_missing == 0
     note = None
     if complete:
         _record_hydrated(git_dir, head, env=env, timeout=timeout)
     else:
-        if grown >= max_bytes:
+        if fetching.grown >= max_bytes:
             stopped = f"{max_bytes / 1024 / 1024:g} MiB budget"
         note = (
             f"history not searched: a blob-less clone holds only part of its old file contents (fetching them "
-            f"stopped at its {stopped}, {fetched:,} of {len(missing):,} blobs)"
+            f"stopped at its {stopped}, {len(missing) - still_missing:,} of {len(missing):,} blobs)"
         )
     outcome = Hydration(
         head=head,
         complete=complete,
         missing=len(missing),
-        fetched=fetched,
-        bytes_fetched=max(grown, 0),
-        fetches=fetches,
+        fetched=fetching.fetched,
+        bytes_fetched=max(fetching.grown, 0),
+        fetches=fetching.fetches,
         seconds=time.monotonic() - started,
         note=note,
     )
     return _record(git_dir, outcome)
+
+
+@dataclass
+class _Fetching:
+    """Batched fetches within one hydration's byte and time budget (the bytes: the mirror's growth
+    across its own fetches, not what another reader fetches between them)."""
+
+    git_dir: Path
+    env: dict[str, str]
+    secrets: tuple[str, ...]
+    timeout: float
+    max_bytes: int
+    deadline: float
+    fetched: int = 0
+    fetches: int = 0
+    grown: int = 0
+    batch: int = _FIRST_BATCH
+
+    def fetch(self, ids: list[str]) -> None:
+        """Fetch `ids` in batches, each sized from the bytes per blob so far, while the budget lasts."""
+        done = 0
+        while done < len(ids) and self.grown < self.max_bytes and time.monotonic() < self.deadline:
+            batch = ids[done : done + self.batch]
+            size_before = _object_bytes(self.git_dir, self.env, self.timeout)
+            fetch_objects(self.git_dir, batch, env=self.env, secrets=self.secrets, timeout=self.timeout)
+            self.grown += _object_bytes(self.git_dir, self.env, self.timeout) - size_before
+            done += len(batch)
+            self.fetches += 1
+            self.fetched += len(batch)
+            per_blob = max(self.grown / self.fetched, 1.0)
+            self.batch = int(min(_MAX_BATCH, max(_MIN_BATCH, (self.max_bytes - self.grown) / per_blob)))
+
+
+def _head_blobs(git_dir: Path, head: str, *, env: dict[str, str], timeout: float) -> set[str]:
+    """Ids of the blobs of `head`'s tree (trees only: nothing is fetched)."""
+    out = _git(git_dir, ["ls-tree", "-r", "-z", "--full-tree", head], env=_no_transport(env), timeout=timeout)
+    return {record.split(b"\t", 1)[0].split(b" ")[2].decode("ascii") for record in out.split(b"\0") if record}
 
 
 def _listed_within(git_dir: Path, head: str, *, env: dict[str, str], seconds: float) -> list[str] | None:

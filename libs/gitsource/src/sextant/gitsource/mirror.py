@@ -18,6 +18,7 @@ import hashlib
 import os
 import re
 import shutil
+import threading
 import uuid
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -148,6 +149,7 @@ class RepoMirror:
         head_sha: str,
         max_bytes: int = DEFAULT_HISTORY_FETCH_BYTES,
         max_seconds: float = DEFAULT_HISTORY_FETCH_SECONDS,
+        head_read: threading.Event | None = None,
     ) -> Hydration | None:
         """Fetch the past blobs of the source files reachable from a synced head, within a byte budget.
 
@@ -160,6 +162,8 @@ class RepoMirror:
             head_sha: The head commit of the sync (``MirrorState.head_sha``).
             max_bytes: Bytes this call may add to the mirror.
             max_seconds: Wall time this call may take (the lock is held meanwhile).
+            head_read: Set once the caller has read the head's files it needs (``read_blobs``): the
+                head tree's blobs are fetched after that, only those still missing (see ``hydrate``).
 
         Returns:
             What was fetched; None for a local repository (read in place, nothing to fetch).
@@ -177,6 +181,7 @@ class RepoMirror:
                 timeout=self.timeout,
                 max_bytes=max_bytes,
                 max_seconds=max_seconds,
+                head_read=head_read,
             )
 
     def iter_tree(self, source: RepoSource, ref: str, limits: TreeLimits = DEFAULT_TREE_LIMITS) -> Iterator[TreeEntry]:
