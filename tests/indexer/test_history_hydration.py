@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import dataclasses
+import json
+import threading
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from sextant.gitsource.access import RepoSource
 from sextant.gitsource.history_access import open_history
-from sextant.gitsource.history_blobs import history_present, missing_source_blobs
+from sextant.gitsource.history_blobs import STATE_FILE, history_present, missing_source_blobs
+from sextant.gitsource.mirror import RepoMirror
 from sextant.indexer import IndexerSettings
 
 
@@ -47,3 +54,86 @@ def test_the_budget_is_read_from_the_environment(tmp_path: Path) -> None:
     env = {"SEXTANT_HOME": str(tmp_path)}
     assert IndexerSettings.from_env(env).history_fetch_bytes == 64 * 1024 * 1024
     assert IndexerSettings.from_env({**env, "INDEX_HISTORY_FETCH_BYTES": "0"}).history_fetch_bytes == 0
+
+
+def wanted_objects(packet_trace: Path) -> Counter[str]:
+    """How many times our side asked a remote for each object (``want`` lines of git's packet trace)."""
+    if not packet_trace.exists():
+        return Counter()
+    return Counter(line.rsplit(" ", 1)[1] for line in packet_trace.read_text().splitlines() if "fetch> want " in line)
+
+
+def past_and_head(git_repo: Any) -> tuple[str, list[str], list[str]]:
+    """A history whose head holds two source files, one under a vendored folder the indexer leaves out."""
+    git_repo.commit_files(
+        "one", {"shop/orders.py": "def place_order():\n    pass\n", "vendor/lib.py": "def helper():\n    pass\n"}
+    )
+    git_repo.commit_files("two", {"shop/orders.py": "def submit_order():\n    pass\n", "README.md": "# Shop\n"})
+    head = git_repo.commit_files("three", {"shop/orders.py": "def submit_order(now):\n    pass\n"})
+    past = [git_repo.git("rev-parse", f"{head}~{n}:shop/orders.py").strip() for n in (1, 2)]
+    read = [git_repo.git("rev-parse", f"{head}:{path}").strip() for path in ("shop/orders.py", "README.md")]
+    return head, past, read
+
+
+async def test_no_blob_is_fetched_twice_and_the_mirror_ends_whole(
+    harness: Any, git_repo: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    head, past, read = past_and_head(git_repo)
+    trace = tmp_path / "packets.txt"
+    monkeypatch.setenv("GIT_TRACE_PACKET", str(trace))
+
+    indexed = await harness.run()
+
+    git_dir = harness.deps.mirrors.mirror_dir(RepoSource(git_repo.url, branch="main"))
+    env = open_history(git_dir).env
+    wanted = wanted_objects(trace)
+    assert indexed.files_added == 2  # orders.py and the README; vendor/ is left out
+    assert [object_id for object_id, times in wanted.items() if times > 1] == []
+    assert all(wanted[blob] == 1 for blob in [*past, *read])
+    vendored = git_repo.git("rev-parse", f"{head}:vendor/lib.py").strip()
+    assert wanted[vendored] == 1  # a head file the run did not read is fetched by the hydration: no hole
+    assert history_present(git_dir, head, env=env, timeout=30)
+    assert missing_source_blobs(git_dir, head, env=env, timeout=30) == []
+    state = json.loads((git_dir / STATE_FILE).read_text())
+    assert state["complete"] is True
+    assert state["fetched"] == len(past) + 1  # the past versions and the unread head file, not what the run read
+
+
+def test_the_head_waits_for_the_reader_and_only_what_it_left_is_fetched(
+    git_repo: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    head, past, read = past_and_head(git_repo)
+    mirrors = RepoMirror(tmp_path / "mirrors", timeout=60)
+    source = RepoSource(git_repo.url, branch="main")
+    mirrors.sync(source)
+    trace = tmp_path / "packets.txt"
+    monkeypatch.setenv("GIT_TRACE_PACKET", str(trace))
+    head_read = threading.Event()
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        hydrating = pool.submit(mirrors.hydrate_history, source, head, head_read=head_read)
+        mirrors.read_blobs(source, read, max_bytes=1 << 20)  # the reader, while the hydration runs
+        head_read.set()
+        hydration = hydrating.result(timeout=60)
+
+    wanted = wanted_objects(trace)
+    assert hydration is not None
+    assert hydration.complete
+    assert [object_id for object_id, times in wanted.items() if times > 1] == []
+    assert all(wanted[blob] == 1 for blob in [*past, *read])
+    git_dir = mirrors.mirror_dir(source)
+    assert missing_source_blobs(git_dir, head, env=open_history(git_dir).env, timeout=30) == []
+
+
+def test_a_reader_that_never_says_done_leaves_the_history_incomplete_not_marked(git_repo: Any, tmp_path: Path) -> None:
+    head, _past, _read = past_and_head(git_repo)
+    mirrors = RepoMirror(tmp_path / "mirrors", timeout=60)
+    source = RepoSource(git_repo.url, branch="main")
+    mirrors.sync(source)
+
+    hydration = mirrors.hydrate_history(source, head, max_seconds=0.5, head_read=threading.Event())
+
+    git_dir = mirrors.mirror_dir(source)
+    assert hydration is not None
+    assert not hydration.complete
+    assert hydration.note is not None
+    assert not history_present(git_dir, head, env=open_history(git_dir).env, timeout=30)

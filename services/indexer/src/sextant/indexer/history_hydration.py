@@ -5,14 +5,19 @@ mirror with no transport at all. So the indexer, which owns the mirror, its lock
 credentials, fetches the source files' past blobs after its sync (`RepoMirror.hydrate_history`,
 within `INDEX_HISTORY_FETCH_BYTES` and `INDEX_HISTORY_FETCH_SECONDS`), beside the indexing, and
 the run's ChunksIndexed waits for it: the analysis that follows finds the history complete, or a
-note saying why it is not. A failed
-fetch costs the history, never the run. See docs/doc-claims.md ("Blob-less mirrors").
+note saying why it is not. The run reads (and so fetches) every changed file of the head itself, so
+the fetch leaves the head tree's blobs until the run says its reads are done (`head_files_read`) and
+then fetches only those still missing: no blob is fetched twice, and a file the run did not read
+leaves no hole. A failed fetch costs the history, never the run. See docs/doc-claims.md ("Blob-less
+mirrors").
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import threading
+from dataclasses import dataclass, field
 
 from sextant.gitsource.access import RepoSource
 from sextant.gitsource.errors import GitSourceError
@@ -24,7 +29,16 @@ _RUNNING: set[asyncio.Task[Hydration | None]] = set()
 """Fetches under way: held here so one whose run failed before waiting for it still runs to its end."""
 
 
-def start_hydration(deps: IndexerDeps, source: RepoSource, head_sha: str) -> asyncio.Task[Hydration | None] | None:
+@dataclass(frozen=True)
+class RunningHydration:
+    """A fetch started by `start_hydration`."""
+
+    task: asyncio.Task[Hydration | None]
+    head_read: threading.Event = field(default_factory=threading.Event)
+    """Set once the run has read the head's files it indexes: the fetch then takes the rest of the head."""
+
+
+def start_hydration(deps: IndexerDeps, source: RepoSource, head_sha: str) -> RunningHydration | None:
     """Start fetching the history's blobs beside the run (None when the budget is 0: turned off).
 
     Args:
@@ -38,22 +52,36 @@ def start_hydration(deps: IndexerDeps, source: RepoSource, head_sha: str) -> asy
     budget = deps.settings.history_fetch_bytes
     if budget <= 0:
         return None
-    running = asyncio.create_task(asyncio.to_thread(_hydrate, deps, source, head_sha, budget))
-    _RUNNING.add(running)
-    running.add_done_callback(_RUNNING.discard)
-    return running
+    head_read = threading.Event()
+    task = asyncio.create_task(asyncio.to_thread(_hydrate, deps, source, head_sha, budget, head_read))
+    _RUNNING.add(task)
+    task.add_done_callback(_RUNNING.discard)
+    return RunningHydration(task, head_read)
 
 
-async def finish_hydration(running: asyncio.Task[Hydration | None] | None) -> None:
+def head_files_read(running: RunningHydration | None) -> None:
+    """Tell the fetch that the run has read (fetched) the head's files it needs; calling it again is harmless."""
+    if running is not None:
+        running.head_read.set()
+
+
+async def finish_hydration(running: RunningHydration | None) -> None:
     """Wait for the fetch started by `start_hydration` (it never raises: a failure is logged)."""
     if running is not None:
-        await running
+        head_files_read(running)
+        await running.task
 
 
-def _hydrate(deps: IndexerDeps, source: RepoSource, head_sha: str, budget: int) -> Hydration | None:
+def _hydrate(
+    deps: IndexerDeps, source: RepoSource, head_sha: str, budget: int, head_read: threading.Event
+) -> Hydration | None:
     try:
         hydration = deps.mirrors.hydrate_history(
-            source, head_sha, max_bytes=budget, max_seconds=deps.settings.history_fetch_seconds
+            source,
+            head_sha,
+            max_bytes=budget,
+            max_seconds=deps.settings.history_fetch_seconds,
+            head_read=head_read,
         )
     except GitSourceError as error:  # scrubbed of secrets by gitsource
         logger.warning("history blobs not fetched for doc claims: %s", error)

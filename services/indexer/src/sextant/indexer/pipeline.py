@@ -28,7 +28,7 @@ from sextant.indexer.chunk_points import FileVersion, chunk_payload, chunk_point
 from sextant.indexer.deps import IndexerDeps
 from sextant.indexer.discovery import SkipLog, content_skip, discover_files
 from sextant.indexer.earlier_attempts import written_by_earlier_attempts
-from sextant.indexer.history_hydration import finish_hydration, start_hydration
+from sextant.indexer.history_hydration import RunningHydration, finish_hydration, head_files_read, start_hydration
 from sextant.indexer.progress import IndexProgress, Phase, ProgressCallback
 from sextant.indexer.recency_stamp import RecencyStamp
 from sextant.indexer.restamp import restamps_for_unchanged
@@ -102,6 +102,8 @@ class _Run:
     """Symbol dates from ``git blame``: the history is on disk (a repository read in place)."""
     carried: dict[str, dict[str, SymbolDate]] = field(default_factory=dict)
     """Changed files' earlier symbol dates by text key, where blame is not used."""
+    hydrating: RunningHydration | None = None
+    """The history fetch beside the run, told when the run's own blob reads are done."""
 
     def report(self, phase: Phase) -> None:
         if self.progress is not None:
@@ -175,13 +177,35 @@ async def _index(
 ) -> ChunksIndexed:
     started = time.perf_counter()
     calls_before = deps.embedder.calls
-    repo_key = request.repo.repo_key
     source = repo_source(request, deps)
     if progress is not None:
         progress(IndexProgress(phase="syncing"))
-    with _tracer.start_as_current_span("indexer.discover") as span:
+    with _tracer.start_as_current_span("indexer.sync"):
         state: MirrorState = await asyncio.to_thread(deps.mirrors.sync, source)
-        hydrating = start_hydration(deps, source, state.head_sha)  # past blobs for doc claims, beside the run
+    hydrating = start_hydration(deps, source, state.head_sha)  # past blobs for doc claims, beside the run
+    try:
+        run = await _index_synced(request, recency, deps, progress, source=source, state=state, hydrating=hydrating)
+    finally:
+        head_files_read(hydrating)  # also when the run failed: the fetch must not wait for reads that never come
+    await finish_hydration(hydrating)
+    run.report("done")
+    return _chunks_indexed(
+        request, recency=recency, run=run, state=state, deps=deps, calls_before=calls_before, started=started
+    )
+
+
+async def _index_synced(
+    request: RepoUpdated,
+    recency: FileRecencyComputed | None,
+    deps: IndexerDeps,
+    progress: ProgressCallback | None,
+    *,
+    source: RepoSource,
+    state: MirrorState,
+    hydrating: RunningHydration | None,
+) -> _Run:
+    repo_key = request.repo.repo_key
+    with _tracer.start_as_current_span("indexer.discover") as span:
         rules = deps.settings.rules
         listing = deps.mirrors.iter_tree(source, state.head_sha, rules.tree_limits)
         found = await asyncio.to_thread(discover_files, listing, rules)
@@ -217,6 +241,7 @@ async def _index(
         progress=progress,
         head_sha=state.head_sha,
         blame=state.in_place and deps.settings.symbol_blame,
+        hydrating=hydrating,
     )
     run.report("planning")
     await _load_carried_dates(run)
@@ -230,11 +255,7 @@ async def _index(
             deleted = await asyncio.to_thread(deps.store.delete_paths, repo_key, plan.stale_paths)
         run.tally.chunks_deleted += deleted
         run.tally.files_deleted += len(plan.stale_paths)
-    await finish_hydration(hydrating)
-    run.report("done")
-    return _chunks_indexed(
-        request, recency=recency, run=run, state=state, deps=deps, calls_before=calls_before, started=started
-    )
+    return run
 
 
 async def _load_carried_dates(run: _Run) -> None:
@@ -408,6 +429,7 @@ async def _parsed_groups(run: _Run) -> AsyncIterator[list[ParsedFile]]:
                     yield group
                     group, group_chunks = [], 0
         del blobs
+    head_files_read(run.hydrating)  # every changed file is read: the history fetch may take the rest of the head
     if group:
         yield group
 
