@@ -21,7 +21,7 @@ from sextant.contracts import STREAM_NAME, EventParked, FileRecencyComputed, Rep
 
 from ..support.bus import collect
 from .test_bus_real_server import repo_updated
-from .test_shutdown_handback import DURABLE, Script, settled
+from .test_shutdown_handback import DURABLE, Script, settled, start
 
 CRASH_POLICY = DeliveryPolicy(ack_wait_seconds=2.0, heartbeat_seconds=0.5, max_deliver=3, backoff_seconds=(0.1,))
 """A short ack wait only so the original comes back soon; nothing below depends on how soon."""
@@ -67,5 +67,29 @@ async def test_the_original_of_a_stored_copy_is_acked_without_running_the_work_a
         events = await collect(bus)
         assert not [e for e in events if isinstance(e, EventParked | StageFailed)]
         assert [e.run_id for e in events if isinstance(e, FileRecencyComputed)] == ["run-crash"]
+    finally:
+        await bus.close()
+
+
+async def test_a_durable_made_anew_reading_the_stream_from_the_start_runs_handed_back_work_once(nats_url: str) -> None:
+    first = Script(["stop"])
+    bus = await start(nats_url, first)
+    await bus.publish(repo_updated("run-replay"))
+    await first.waiting.wait()
+    await bus.close()  # handed back: the original acked, its copy stored
+
+    admin = Bus(build_broker(nats_url))
+    await admin.connect()
+    await admin.js.delete_consumer(STREAM_NAME, DURABLE)  # the durable is made again: it reads from the start
+    await admin.close()
+
+    replay = Script([])
+    bus = await start(nats_url, replay)
+    try:
+        await settled(bus)
+        assert replay.calls == ["ok"]  # the original and its copy are one piece of work
+        events = await collect(bus)
+        assert not [e for e in events if isinstance(e, EventParked | StageFailed)]
+        assert [e.run_id for e in events if isinstance(e, FileRecencyComputed)] == ["run-replay"]
     finally:
         await bus.close()

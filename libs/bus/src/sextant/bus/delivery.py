@@ -143,10 +143,14 @@ async def process_delivery(
 
 
 async def _already_handed_back(bus: Bus, message: NatsMessage, *, consumer: str) -> bool:
-    """Ack a redelivery whose copy was stored before its process died (the copy does the work)."""
+    """Ack a delivery whose copy is already stored (the copy does the work).
+
+    That is an original redelivered because its process died between storing the copy and acking it,
+    or any message read again by a durable made anew (it reads the stream from the start, copies too).
+    """
     raw: Msg = message.raw_message
-    own_deliveries, sequence = delivery_info(raw)
-    if own_deliveries < 2 or sequence is None:
+    _, sequence = delivery_info(raw)
+    if sequence is None:
         return False
     try:
         copy = await stored_copy(bus.js, durable=consumer, subject=raw.subject, sequence=sequence)
@@ -155,9 +159,7 @@ async def _already_handed_back(bus: Bus, message: NatsMessage, *, consumer: str)
         return False
     if copy is None:
         return False
-    logger.info(
-        "%s: %s (seq %d) was handed back as seq %d before a crash; acked", consumer, raw.subject, sequence, copy
-    )
+    logger.info("%s: %s (seq %d) was handed back earlier as seq %d; acked", consumer, raw.subject, sequence, copy)
     await message.ack()
     return True
 

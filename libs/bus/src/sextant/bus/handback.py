@@ -13,7 +13,7 @@ Crash safety: the copy is published before the original is acked, and its ``Nats
 on the durable and the original's stream sequence. A crash between the two redelivers the original (a
 counted delivery: the process did crash); if it is handed back again the copy has the same id and
 JetStream stores it once within the duplicate window. Outside it too, nothing runs twice: a
-redelivered message first looks for a copy of itself (``stored_copy``) and, when there is one, is only
+delivery first looks for a copy of itself (``stored_copy``) and, when there is one, is only
 acked. See docs/bus.md for what remains.
 """
 
@@ -90,10 +90,11 @@ async def hand_back(bus: Bus, raw: Msg, *, durable: str, sequence: int, counted:
 async def stored_copy(js: JetStreamContext, *, durable: str, subject: str, sequence: int) -> int | None:
     """The stream sequence of a copy ``durable`` already handed back of the message at ``sequence``.
 
-    Asked of a redelivery only: a process that died after storing the copy and before acking the
-    original leaves both, and the copy is the one to run. A copy is always stored after its original,
-    on ``handback_subject``, so the search walks that subject forward from ``sequence`` (a handful of
-    copies at most: one per shutdown that interrupted this repository's work).
+    Asked of every delivery: a process that died after storing the copy and before acking the
+    original leaves both, and a durable made anew reads both again; the copy is the one to run. A
+    copy is always stored after its original, on ``handback_subject``, so the search walks that
+    subject forward from ``sequence`` (a handful of copies at most: one per shutdown that interrupted
+    this repository's work).
 
     Returns:
         The copy's sequence, or None when no copy of this message is stored.
