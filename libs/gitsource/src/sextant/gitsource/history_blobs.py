@@ -16,7 +16,8 @@ environment), the missing blobs of source files over the branch's history:
    was fetched stays). When another reader of the mirror fetches the head's files meanwhile (the
    index run reads every changed file), the head tree's blobs wait until it says it is done
    (`head_read`), and only those it left missing are fetched then: nothing is fetched twice;
-3. when ``rev-list --missing=print`` finds none of the listed blobs missing, a ref under
+3. when every listed blob was fetched here or, for those left to the reader, ``rev-list
+   --missing=print`` finds it present after the reader is done, a ref under
    `HYDRATED_REFS` is set to the head: every source blob reachable from it is present, so the next
    run lists only the history added since, and a reader knows the mirror can be searched like a full
    repository. The outcome of the last run (and the note to show when it stopped short) is kept
@@ -113,20 +114,18 @@ def hydrate(
         unlisted = f"{PARTIAL_CLONE_NOTE} (listing them stopped at its {stopped})"
         return _record(git_dir, Hydration(head, complete=False, seconds=time.monotonic() - started, note=unlisted))
     fetching = _Fetching(git_dir, env, secrets, timeout, max_bytes, deadline)
-    if head_read is not None:
+    if head_read is None:
+        left = fetching.fetch(missing)
+    else:
         in_head = _head_blobs(git_dir, head, env=env, timeout=timeout)
+        left = fetching.fetch([blob for blob in missing if blob not in in_head])
         later = [blob for blob in missing if blob in in_head]
-        fetching.fetch([blob for blob in missing if blob not in in_head])
         head_read.wait(max(0.0, deadline - time.monotonic()))
         if head_read.is_set():
             present = present_objects(git_dir, later, with_objects=True, env=_no_transport(env), timeout=timeout)
-            fetching.fetch([blob for blob in later if blob not in present])
-    else:
-        fetching.fetch(missing)
-    still_missing = len(missing) - len(
-        present_objects(git_dir, missing, with_objects=True, env=_no_transport(env), timeout=timeout)
-    )
-    complete = still_missing == 0
+            later = fetching.fetch([blob for blob in later if blob not in present])
+        left += later
+    complete = not left  # each listed blob was fetched here, or rev-list found it present after the reader
     note = None
     if complete:
         _record_hydrated(git_dir, head, env=env, timeout=timeout)
@@ -135,7 +134,7 @@ def hydrate(
             stopped = f"{max_bytes / 1024 / 1024:g} MiB budget"
         note = (
             f"history not searched: a blob-less clone holds only part of its old file contents (fetching them "
-            f"stopped at its {stopped}, {len(missing) - still_missing:,} of {len(missing):,} blobs)"
+            f"stopped at its {stopped}, {len(missing) - len(left):,} of {len(missing):,} blobs)"
         )
     outcome = Hydration(
         head=head,
@@ -166,8 +165,12 @@ class _Fetching:
     grown: int = 0
     batch: int = _FIRST_BATCH
 
-    def fetch(self, ids: list[str]) -> None:
-        """Fetch `ids` in batches, each sized from the bytes per blob so far, while the budget lasts."""
+    def fetch(self, ids: list[str]) -> list[str]:
+        """Fetch `ids` in batches, each sized from the bytes per blob so far, while the budget lasts.
+
+        Returns:
+            The ids it did not get to (the budget ran out first).
+        """
         done = 0
         while done < len(ids) and self.grown < self.max_bytes and time.monotonic() < self.deadline:
             batch = ids[done : done + self.batch]
@@ -179,6 +182,7 @@ class _Fetching:
             self.fetched += len(batch)
             per_blob = max(self.grown / self.fetched, 1.0)
             self.batch = int(min(_MAX_BATCH, max(_MIN_BATCH, (self.max_bytes - self.grown) / per_blob)))
+        return ids[done:]
 
 
 def _head_blobs(git_dir: Path, head: str, *, env: dict[str, str], timeout: float) -> set[str]:
