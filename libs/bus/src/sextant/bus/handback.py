@@ -64,6 +64,19 @@ def handback_id(durable: str, sequence: int) -> str:
     return f"handback:{durable}:{sequence}"
 
 
+def handed_back_by(subject: str, headers: Mapping[str, str] | None) -> tuple[str, int] | None:
+    """(durable, sequence of the message it stands for) when a stored message is a handed-back copy.
+
+    A reader of the whole stream (``sextant events``) tells a copy from a new event with it: a copy
+    carries the same event, queued again for one durable, and is no news of its own.
+    """
+    if not subject.startswith(f"{HANDBACK_SUBJECT_PREFIX}."):
+        return None
+    durable = subject.split(".")[2]
+    replaced = (headers or {}).get(HANDED_BACK_FROM_HEADER, "")
+    return (durable, int(replaced)) if replaced.isdigit() else None
+
+
 def earlier_deliveries(headers: Mapping[str, str] | None) -> int:
     """Deliveries that counted before this message was (re)published: 0 for an original."""
     value = (headers or {}).get(EARLIER_DELIVERIES_HEADER, "")
