@@ -10,8 +10,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from nats.aio.msg import Msg
 
 from sextant.bus import wait_for_stop_signal
+from sextant.bus.handback import handed_back_by
 from sextant.cli.describe import summarize
 from sextant.cli.runtime import open_session
 from sextant.cli.tracing_setup import continued_trace
@@ -121,8 +123,17 @@ async def _events(subject: str, *, follow: bool, as_json: bool) -> None:
             else:
                 typer.echo(
                     f"{sequence:>6}  {event.occurred_at:<24} {event_name(type(event)):<19} "
-                    f"{event.repo.repo_key}  run={event.run_id[:12]}  {summarize(event)}"
+                    f"{event.repo.repo_key}  run={event.run_id[:12]}  {summarize(event)}{_copy_note(raw)}"
                 )
+
+
+def _copy_note(raw: Msg) -> str:
+    """Says that a line is a handed-back copy (the same event queued again), not a new event."""
+    copy = handed_back_by(raw.subject, raw.headers)
+    if copy is None:
+        return ""
+    durable, replaced = copy
+    return f"  (handed back by {durable} at shutdown: a copy of #{replaced})"
 
 
 def schema() -> None:
