@@ -11,6 +11,8 @@ last written (blame), not the doc's last commit. The rules are described in docs
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from sextant.doc_claims import ClaimFinding, DocCheckReport, check_repository
@@ -167,6 +169,8 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> DocCheckReport:
         "docs/live.rst": LIVE_DOC,
         "docs/requests.rst": REQUESTS_DOC,
         "docs/live-display.rst": LIVE_HISTORY_DOC,
+        # Two sentences: the lost name is in the second, which is not about the claim of the first.
+        "docs/terminal.rst": "A :class:`~acme.console.Console` writes to the terminal. Colours come from ``styles``.\n",
     }
     for path, text in docs.items():
         repo.write(path, text)
@@ -236,3 +240,25 @@ def test_a_comment_inside_a_parameter_list_hides_no_parameter() -> None:
 def test_strings_inside_a_parameter_list_hide_no_parameter() -> None:
     signature = 'def command(self, name: Annotated[str, Doc("The name (if any), or none")] = "", url="http://a#b"):'
     assert parameter_names(signature, "command") == ["name", "url"]
+
+
+def test_the_commit_named_is_the_one_that_dropped_the_parameter_not_a_use_of_it(tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("pyproject.toml", '[project]\nname = "acme"\n')
+    repo.write("acme/__init__.py", "")
+    repo.write("acme/pool.py", "class Pool:\n    def connect(self, host, retries=3):\n        self.tries = retries\n")
+    repo.write("docs/pool.md", "Call `Pool.connect(host, retries)` to connect.\n")
+    repo.commit("Pool and docs", date="2024-01-02T10:00:00+00:00")
+    repo.write("acme/pool.py", "class Pool:\n    def connect(self, host, retries=3):\n        self.tries = 1\n")
+    repo.commit("Ignore retries (deprecated)", date="2024-06-01T10:00:00+00:00")
+    repo.write("acme/pool.py", "class Pool:\n    def connect(self, host):\n        self.tries = 1\n")
+    repo.commit("Remove the retries parameter", date="2024-09-01T10:00:00+00:00")
+    found = next(f for f in check_repository(repo.root).findings if f.doc == "docs/pool.md")
+    assert found.status == "outdated"
+    assert found.changed is not None
+    assert found.changed.startswith("Pool.connect lost parameter retries on 2024-09-01, commit ")
+    assert "'Remove the retries parameter'" in found.changed
+
+
+def test_a_span_of_another_sentence_is_not_about_the_claim(report: DocCheckReport) -> None:
+    assert _finding(report, "docs/terminal.rst", "~acme.console.Console").status == "verified"

@@ -103,7 +103,8 @@ def revise_with_definition_changes(
     lines_of: dict[str, set[int]] = defaultdict(set)
     for _, claim, _resolution in candidates:
         lines_of[claim.doc].add(claim.line)
-    written = line_commits(repo, lines_of, deadline)
+    # Blame gets half the budget at most, so comparing the definitions always has time left.
+    written = line_commits(repo, lines_of, time.monotonic() + max_seconds * _BLAME_SHARE)
 
     def doc_side(claim: Claim) -> tuple[str, str]:
         # When the claim's line was last written; the doc's last commit when blame could not say.
@@ -121,7 +122,7 @@ def revise_with_definition_changes(
         old = old_symbols.get((sha, site.path))
         if old is None:
             continue  # the file is unchanged since the line, or did not exist then
-        nearby = _nearby_words(doc_texts.get(claim.doc), claim.line, site.qualified.rsplit(".", 1)[-1])
+        nearby = _nearby_words(doc_texts.get(claim.doc), claim, site.qualified.rsplit(".", 1)[-1])
         lost = _lost(site.qualified, site.symbol_type, site.path, old, facts, nearby)
         if lost is not None:
             what, names, qualified = lost
@@ -144,6 +145,8 @@ def revise_with_definition_changes(
     return revised
 
 
+_BLAME_SHARE = 0.5
+"""The share of the budget blame may take; docs not blamed by then are compared from their last commit."""
 _BLAME_HEADER = re.compile(rb"^([0-9a-f]{40}) \d+ (\d+)")
 
 
@@ -229,23 +232,47 @@ def _old_definitions(
     return result
 
 
-def _nearby_words(doc: DocLines | None, line: int, name: str) -> set[str]:
-    """The words the doc writes as code near a claim of `name`: where a lost name would trip the reader.
+def _nearby_words(doc: DocLines | None, claim: Claim, name: str) -> set[str]:
+    """The words the doc writes as code about a claim of `name`: where a lost name would trip the reader.
 
-    Only code counts: code spans, the lines of code samples, and API directive lines. Plain prose is
-    left out (a parameter called `style` or `file` is also an English word), and so is a keyword
-    argument of a call to some other name (`print(text, style="bold")` says nothing about a
-    `Syntax` that lost `style`).
+    Only code counts, and only code about this claim: the code spans of the claim's own sentence,
+    the claim's API directive (continued over lines), and in code samples near it (12 lines either
+    way) the keywords its calls of `name` pass and the attributes it reads. Plain prose is left out
+    (a parameter called `style` is also an English word), so are a neighbouring sentence's spans
+    (about something else), keyword arguments of calls to other names (`print(text, style="bold")`
+    says nothing about a `Syntax` that lost `style`) and a sample's own variables.
     """
     if doc is None:
         return set()
-    first = line - doc.first_line - _NEARBY_LINES
-    last = line - doc.first_line + _NEARBY_LINES
+    lines = doc.text.split("\n")
+    index = claim.line - doc.first_line
+    if not 0 <= index < len(lines):
+        return set()
+    first, last = index - _NEARBY_LINES, index + _NEARBY_LINES
     words: set[str] = set()
     for start, end, code, sample in doc_code(doc.text):
-        if start <= last and end >= first:
-            words |= _sample_words(code, name) if sample else _code_words(code, name)
+        if sample and start <= last and end >= first:
+            words |= _sample_words(code, name)
+    for span in _SPAN.findall(_claim_sentence(doc.text, lines, index, claim)):
+        words |= _code_words(span, name)
+    if (directive := _API_DIRECTIVE.match(lines[index])) is not None:
+        signature = [directive.group(1)]
+        for more in lines[index + 1 :]:
+            if not signature[-1].rstrip().endswith("\\"):
+                break
+            signature.append(more)
+        words |= _code_words(" ".join(part.rstrip().rstrip("\\") for part in signature), name)
     return {word for word in words if not _told_as_history(doc, first, last, word)}
+
+
+def _claim_sentence(text: str, lines: list[str], index: int, claim: Claim) -> str:
+    """The sentence of the doc that holds the claim (its whole line when the name cannot be placed)."""
+    line = lines[index]
+    column = max(line.find(claim.ref), line.find(claim.target))
+    if column < 0:
+        return line
+    offset = sum(len(before) + 1 for before in lines[:index]) + column
+    return sentence_around(text, offset, offset + max(len(claim.ref), 1))
 
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
@@ -340,14 +367,16 @@ def _told_as_history(doc: DocLines, first: int, last: int, word: str) -> bool:
 
 
 def _code_words(code: str, name: str) -> set[str]:
-    """The identifiers of a code text, less the keyword names of calls to names other than `name`."""
-    words = set(re.findall(r"[A-Za-z_$][\w$]*", code))
+    """The identifiers of a code span or directive outside calls, and inside calls of `name` only.
+
+    `connect(host, retries)` names connect's parameters; in `add_route(method, path)` near a claim
+    of `resolve`, `path` is add_route's, not resolve's.
+    """
     own: set[str] = set()
-    others: set[str] = set()
     for call in _CALL.finditer(code):
-        keywords = {m.group(1) for m in _KEYWORD.finditer(_top_level(code, call.end()))}
-        (own if call.group(1) == name else others).update(keywords)
-    return words - (others - own - _outside_calls(code))
+        if call.group(1) == name:
+            own |= set(re.findall(r"[A-Za-z_$][\w$]*", _top_level(code, call.end())))
+    return _outside_calls(code) | own
 
 
 def _top_level(code: str, start: int) -> str:
@@ -451,32 +480,30 @@ def _changing_commits(
 ) -> dict[tuple[str, str], tuple[str, str, str]]:
     """(lost name, file) → (sha, day, subject) of the commit that dropped it, in one log pass.
 
-    The dropping commit is the oldest after the doc whose diff of the file removes the name in the
-    form it was lost in (a parameter: `name:`, `name=`, `name,`, `name)`, not `theme.name`; a member:
-    its `def`, assignment or field line) and adds none in that form; failing that, the oldest that
-    removes the word and adds none with it.
+    The dropping commit is the newest after the doc whose diff of the file removes the name in the
+    form it was lost in and adds none in that form: a parameter where a parameter slot starts
+    (`(name`, `, name:`, a signature line `name=None,`; not `theme.name`, not `x = name`), a member
+    its `def`, assignment or field line. A word merely removed from other lines names nothing.
     """
     oldest = min(losses, key=lambda loss: loss.doc_day).doc_commit
     forms = {(name, loss.what) for loss in losses for name in loss.names}
     paths = {loss.path for loss in losses}
     log = diffs_naming(repo, {name for name, _ in forms}, paths, f"{oldest}..{repo.head}")[:max_bytes]
     found: dict[tuple[str, str], tuple[str, str, str]] = {}
-    by_word: dict[tuple[str, str], tuple[str, str, str]] = {}
-    patterns = {(name, what): (_lost_form(name, what), re.compile(rf"\b{re.escape(name)}\b")) for name, what in forms}
+    patterns = {(name, what): _lost_form(name, what) for name, what in forms}
     for commit, path, removed, added in commit_file_diffs(log.decode("utf-8", "replace")):
-        ref = (commit.sha, commit.day, commit.subject)
-        for (name, _what), (form, word) in patterns.items():
+        for (name, _what), form in patterns.items():
             if _drops(form, removed, added):
-                found[(name, path)] = ref  # newest first: the last write is the oldest
-            if _drops(word, removed, added):
-                by_word[(name, path)] = ref
-    return {**by_word, **found}
+                # Newest first, and the newest drop wins: the one after which the name never came
+                # back (an older drop may be another definition's in the same file).
+                found.setdefault((name, path), (commit.sha, commit.day, commit.subject))
+    return found
 
 
 def _lost_form(name: str, what: str) -> re.Pattern[str]:
     word = re.escape(name)
     if what == "parameter":
-        return re.compile(rf"(?<![\w.$]){word}\s*(?:[:=,)]|$)")
+        return re.compile(rf"(?:^[\s*]*|[(,]\s*\**){word}\s*(?:[:=,)]|$)")
     return re.compile(rf"(?:\b(?:def|function|func)\s+{word}\b|^\s*(?:self\.|this\.)?{word}\s*[:=(](?!=))")
 
 
