@@ -2,6 +2,7 @@
 
 Usage:
     uv run --no-sync python bench/doc_claims/mine_outdated.py fixes /work/.mirror/pallets+click/repo [--max-commits N]
+    uv run --no-sync python bench/doc_claims/mine_outdated.py changes /work/.mirror/pallets+click/repo [--max-commits N]
     uv run --no-sync python bench/doc_claims/mine_outdated.py traps FINDINGS.jsonl [--mirrors /work/.mirror]
 
 `fixes` reads the doc diffs of the repository's history. A candidate is a removed doc line that
@@ -11,6 +12,10 @@ lines of that hunk no longer hold, where at the commit's parent `P` this reposit
 `F`) when the doc line was last written (`git blame` at `P`) but no longer is at `P`. At `P` the doc
 line still said `W` and the definition had lost it: the state to label the claim at. Each row says
 which commit wrote the line, what `F` looked like then and at `P`, and which commit fixed the doc.
+
+`changes` starts from the code: commits whose function or method lost a parameter, and the doc
+lines at that commit that still use the parameter within 12 lines of the definition's name, with
+the first later commit that changed the doc for it (`doc_changed_by`; empty when none did).
 
 `traps` reads the findings `run.py --findings-out` writes: for each `verified` symbol finding whose
 evidence names a definition (`defined in path:line (type Name)`), it compares the definition's

@@ -22,7 +22,8 @@ class ClaimFinding(msgspec.Struct, frozen=True, kw_only=True):
     """path, symbol, env, cli, flag or config_key."""
     status: ClaimStatus
     """verified: the code has it; contradicted: it names this repository's code but the code lacks
-    it; outdated: the code has it but changed more than STALE_DOC_GAP after the doc; unverifiable:
+    it; outdated: the code has it, but after the doc's line was written its definition lost a
+    parameter or member the doc writes as code there (docs/doc-claims.md, "Outdated"); unverifiable:
     the code cannot tell (a generic name, another tool's command, an unindexed file type)."""
     evidence: str
     """Where the code confirms or contradicts it, in words."""
