@@ -52,10 +52,13 @@ def head_chunks(
     return chunks
 
 
-def bench_arguments(description: str | None, *, model_sample: int) -> argparse.Namespace:
+def bench_arguments(description: str | None, *, model_sample: int | None) -> argparse.Namespace:
     """The command line both benchmarks take: the repository, an optional INDEX_ROOT, the model sample."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--repo", required=True, help="path of a (bare) git repository to index")
     parser.add_argument("--root", default=None, help="INDEX_ROOT: index only this folder")
-    parser.add_argument("--model-sample", type=int, default=model_sample, help="dense texts timed on the bare model")
+    if model_sample is not None:  # None: the bench times the model on all its texts
+        parser.add_argument(
+            "--model-sample", type=int, default=model_sample, help="dense texts timed on the bare model"
+        )
     return parser.parse_args()
