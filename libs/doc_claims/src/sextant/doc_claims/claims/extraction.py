@@ -221,7 +221,11 @@ def _role(role: str, raw: str) -> list[Draft]:  # noqa: PLR0911 - one branch per
     if (titled := re.fullmatch(r"[^<]*<([^>]+)>", target)) is not None:
         target = titled.group(1).strip()
     target = target.lstrip("~!").removesuffix("()")
-    if not target or shapes.is_placeholder(target):
+    symbol_role = name in _SYMBOL_ROLES or role.startswith(("py:", "js:", "c:", "cpp:"))
+    # An API directive may give the signature (`pytest.fail(reason, [pytrace=True])`, `f(*args)`):
+    # its brackets and stars are the signature's, so only the name is read for placeholder marks.
+    named = target.split("(", 1)[0].strip() if symbol_role else target
+    if not named or shapes.is_placeholder(named):
         return []
     if name == "file":
         # :file: marks any file name, the reader's own included: the inline path rules apply.
@@ -238,8 +242,8 @@ def _role(role: str, raw: str) -> list[Draft]:  # noqa: PLR0911 - one branch per
         return [Draft("flag", match.group(0), match.group(1)) for match in matches if match is not None]
     if name in {"program", "command"}:
         return [Draft("cli", raw.strip(), target, command=target.split()[0])]
-    if name in _SYMBOL_ROLES or role.startswith(("py:", "js:", "c:", "cpp:")):
-        symbol = target.split("(", 1)[0].strip().lstrip(".").replace("::", ".")
+    if symbol_role:
+        symbol = named.lstrip(".").replace("::", ".")
         # A single-word module (`atexit`) is as often the standard library's as ours.
         if symbol in PYTHON_BUILTINS:
             return []
