@@ -247,6 +247,10 @@ def _role(role: str, raw: str) -> list[Draft]:  # noqa: PLR0911 - one branch per
         # A single-word module (`atexit`) is as often the standard library's as ours.
         if symbol in PYTHON_BUILTINS:
             return []
-        explicit = not (name in {"mod", "module", "automodule"} and "." not in symbol)
+        # A hand-written `.. method::` or `.. class::` may document what the code builds at run time (an
+        # extension's methods installed on a class, a protocol's `__init__`): its absence is no contradiction.
+        explicit = not (name in {"mod", "module", "automodule"} and "." not in symbol) and not role.startswith(
+            "declared:"
+        )
         return [Draft("symbol", raw.strip(), symbol, explicit=explicit)] if symbol else []
     return []
