@@ -11,6 +11,7 @@ from urllib.parse import unquote
 
 from sextant.doc_claims.claims import name_shapes as shapes
 from sextant.doc_claims.claims.claim import Claim
+from sextant.doc_claims.claims.history_sections import history_sections, in_spans
 from sextant.doc_claims.claims.inline_reference import inline_claims
 from sextant.doc_claims.claims.known_names import PYTHON_BUILTINS, WELL_KNOWN_FILES
 from sextant.doc_claims.claims.name_shapes import Draft
@@ -92,7 +93,10 @@ def extract_claims(doc_path: str, text: str, *, first_line: int = 1) -> list[Cla
     Returns:
         Claims in document order, one per (line, kind, target, command).
     """
-    scanner = _SCANNERS.get(PurePosixPath(doc_path).suffix.lower(), markdown_mentions)
+    suffix = PurePosixPath(doc_path).suffix.lower()
+    scanner = _SCANNERS.get(suffix, markdown_mentions)
+    asciidoc = suffix in {".adoc", ".asciidoc"}  # its `====` lines delimit blocks, not headings
+    removed_sections = [] if asciidoc else history_sections(text, markdown=suffix not in {".rst", ".txt"})
     line_starts = [0] + [match.end() for match in re.finditer("\n", text)]
     mentions = scanner(text)
     # A doc that talks about environment variables means them when it writes an upper-case name.
@@ -148,7 +152,7 @@ def extract_claims(doc_path: str, text: str, *, first_line: int = 1) -> list[Cla
                         command=draft.command,
                         linked=draft.linked,
                         forge=draft.forge,
-                        in_history_sentence=tells_history(sentence),
+                        in_history_sentence=tells_history(sentence) or in_spans(mention.offset, removed_sections),
                         owner=owner_named(clause_before(text, mention.offset - 1), sentence),
                     )
                 )
@@ -221,6 +225,10 @@ def _role(role: str, raw: str) -> list[Draft]:  # noqa: PLR0911 - one branch per
     if (titled := re.fullmatch(r"[^<]*<([^>]+)>", target)) is not None:
         target = titled.group(1).strip()
     target = target.lstrip("~!").removesuffix("()")
+    if target.lstrip(".").startswith("@"):
+        # Sphinx gives `~`, `!` and a leading `.` their meaning; `@` is a project's own extension's
+        # shorthand (`:meth:`@send_task`` for the app's method), which only that extension expands.
+        return []
     symbol_role = name in _SYMBOL_ROLES or role.startswith(("py:", "js:", "c:", "cpp:"))
     # An API directive may give the signature (`pytest.fail(reason, [pytrace=True])`, `f(*args)`):
     # its brackets and stars are the signature's, so only the name is read for placeholder marks.

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable
 from pathlib import PurePosixPath
 
-_HISTORY_FILE = re.compile(r"^(?:changelog|changes|history|news|release[-_ ]?notes?|releases?)\b", re.I)
+_HISTORY_FILE = re.compile(r"^(?:changelog|changes|history|historical|news|release[-_ ]?notes?|releases?)\b", re.I)
 # Upgrade guides tell how the old API maps to the new one: their names are history by design.
 _UPGRADE_GUIDE = re.compile(
     r"(?:^|[-_ ])(?:migrat\w*|upgrad\w*|porting|switching|whats[-_]?new|what[-_]s[-_]new)(?:[-_ .]|$)", re.I
@@ -37,12 +37,15 @@ _HISTORY_FOLDERS = frozenset(
         "releases",
         "changelog.d",
         "newsfragments",
+        "history",
+        # Proposals describe an API as someone meant it to be, not as the code has it.
+        "proposals",
     }
 )
 
 
 def is_history_doc(path: str) -> bool:
-    """Whether a doc records history (CHANGELOG*, CHANGES*, HISTORY*, NEWS*, RELEASE*NOTES*, ...).
+    """Whether a doc records history (CHANGELOG*, CHANGES*, HISTORY*, historical-notes, NEWS*, ...).
 
     Such docs name functions and flags that existed when each entry was written; checking them
     against today's code would report every past rename as a contradiction. They are skipped.
@@ -51,7 +54,8 @@ def is_history_doc(path: str) -> bool:
         path: Repository path of the doc.
 
     Returns:
-        True for history files and for anything under a changelog or release-notes folder.
+        True for history files and for anything under a changelog, release-notes, history or
+        proposals folder.
     """
     pure = PurePosixPath(path.replace("\\", "/"))
     if any(part.lower() in _HISTORY_FOLDERS for part in pure.parts[:-1]):
