@@ -117,7 +117,7 @@ def payloads_at(checkout: Path, commit: str, repo_key: str) -> Iterator[ChunkPay
     # Imported here: a run through check_repository needs none of the indexer's parts.
     from sextant.embedding.local_minilm import LOCAL_MAX_CHARS
     from sextant.gitsource.recency import read_recency
-    from sextant.indexer.chunk_points import chunk_payload
+    from sextant.indexer.chunk_points import FileVersion, chunk_payload
     from sextant.indexer.discovery import DiscoveryRules, content_skip_reason
     from sextant.parsing import build_chunks, decode_source
 
@@ -134,5 +134,14 @@ def payloads_at(checkout: Path, commit: str, repo_key: str) -> Iterator[ChunkPay
             chunks = build_chunks(path, decode_source(data), max_chars=LOCAL_MAX_CHARS)
         except Exception:  # noqa: S112 - the indexer, too, lets a parser bug cost one file only
             continue
+        version = FileVersion(
+            repo_key=repo_key,
+            blob_sha=sha,
+            chunk_count=len(chunks),
+            run_id="bench",
+            added=True,
+            stamp=dates.get(path),
+            indexed_at=INDEXED_AT,
+        )
         for chunk in chunks:
-            yield chunk_payload(chunk, repo_key=repo_key, blob_sha=sha, stamp=dates.get(path), indexed_at=INDEXED_AT)
+            yield chunk_payload(chunk, version)
