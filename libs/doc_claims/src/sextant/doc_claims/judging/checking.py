@@ -379,6 +379,8 @@ def _resolve_env(claim: Claim, facts: CodeFacts) -> Resolution:
     name = claim.target
     if (site := facts.identifiers.get(name)) is not None:
         return Resolution("verified", f"appears in {_where(site)}", site.path)
+    if (site := facts.env_settings.get(name)) is not None:
+        return Resolution("verified", f"set or read in {_where(site)} (a settings file or script)", site.path)
     if name.startswith(THIRD_PARTY_ENV_PREFIXES) or name in THIRD_PARTY_ENV_NAMES or shapes.is_placeholder(name):
         return Resolution("unverifiable", f"{name} is not in the indexed code; platforms and tools read it")
     if claim.explicit:

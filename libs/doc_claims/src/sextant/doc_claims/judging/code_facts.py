@@ -14,6 +14,7 @@ from pathlib import PurePosixPath
 import msgspec
 
 from sextant.chunkstore.payload import ChunkPayload
+from sextant.doc_claims.judging.env_files import ENV_SETTINGS_LANGUAGE, env_settings
 from sextant.doc_claims.judging.program_names import declared_programs
 from sextant.doc_rules.kinds import chunk_kind
 from sextant.doc_rules.staleness import parse_iso_date
@@ -116,6 +117,9 @@ class CodeFacts:
     """This repository's own forge names (`hynek/structlog`, lower-case), from its metadata files
     (pyproject.toml, setup.cfg, setup.py, package.json, go.mod, Cargo.toml): a forge link to one of
     them names a file of this repository."""
+    env_settings: Mapping[str, Site] = dataclasses.field(default_factory=dict)
+    """Environment variables the repository's settings files no parser reads set or read (init
+    scripts without an extension, systemd units, `.env` and `.conf` files) → the first place."""
     whole_tree: bool = False
     """True when `files` holds the commit's whole git tree (not only indexed files): then an absent
     path is absent from the repository, whatever its kind."""
@@ -166,6 +170,7 @@ class CodeFactsCollector:
         self._signatures: dict[tuple[str, str], list[str]] = defaultdict(list)
         self._star_exports: set[str] = set()
         self._bindings: dict[str, frozenset[str]] = {}
+        self._env_settings: dict[str, Site] = {}
 
     def add_tree(self, paths: Iterable[str]) -> None:
         """Take in every path of the commit's git tree, so paths are judged against all of it.
@@ -183,6 +188,9 @@ class CodeFactsCollector:
         date = payload.last_modified_at
         if path not in self._dates or self._dates[path] is None:
             self._dates[path] = None if isinstance(date, msgspec.UnsetType) else date
+        if payload.language == ENV_SETTINGS_LANGUAGE:
+            self._add_env_settings(path, payload)
+            return
         if chunk_kind(path) != "code":
             return
         self._code_files.add(path)
@@ -207,6 +215,13 @@ class CodeFactsCollector:
             site = Site(path, line)
             if program not in self._programs or site < self._programs[program]:
                 self._programs[program] = site
+
+    def _add_env_settings(self, path: str, payload: ChunkPayload) -> None:
+        """A settings file no parser reads: only the environment variables it sets or reads count."""
+        for offset, name in env_settings(path, payload.text):
+            site = Site(path, payload.start_line + offset)
+            if name not in self._env_settings or site < self._env_settings[name]:
+                self._env_settings[name] = site
 
     def _add_symbol(self, path: str, payload: ChunkPayload) -> None:
         name = payload.symbol
@@ -285,6 +300,7 @@ class CodeFactsCollector:
             bound_anywhere=frozenset().union(*self._bindings.values()),
             import_modules=import_modules,
             signatures={key: tuple(value) for key, value in self._signatures.items()},
+            env_settings=self._env_settings,
             whole_tree=self._whole_tree,
         )
 

@@ -16,6 +16,7 @@ from pathlib import PurePosixPath
 import msgspec
 
 from sextant.chunkstore.payload import ChunkPayload
+from sextant.doc_claims.judging.env_files import ENV_SETTINGS_LANGUAGE, may_hold_env_settings
 from sextant.doc_rules.kinds import DOC_EXTENSIONS, chunk_kind
 from sextant.gitsource.history_access import HistoryRepository
 from sextant.gitsource.history_trees import TreeFile, last_commits, list_tree, read_objects
@@ -67,23 +68,14 @@ def _worth_reading(file: TreeFile) -> bool:
     if not 0 <= file.size <= MAX_CHECKED_FILE_BYTES:
         return False
     suffix = PurePosixPath(file.path).suffix.lower()
-    return suffix in DOC_EXTENSIONS or language_for_path(file.path) is not None
+    return suffix in DOC_EXTENSIONS or language_for_path(file.path) is not None or may_hold_env_settings(file.path)
 
 
 def _payloads(file: TreeFile, text: str, date: str | None) -> list[ChunkPayload]:
     kind = chunk_kind(file.path)
-    whole = ChunkPayload(
-        repo_key="local",
-        path=file.path,
-        blob_sha=file.blob,
-        kind=kind,
-        language=language_for_path(file.path) or "text",
-        start_line=1,
-        end_line=text.count("\n") + 1,
-        text=text,
-        indexed_at=_READ_AT,
-        last_modified_at=date,
-    )
+    if language_for_path(file.path) is None and kind == "code":  # a settings file: read for its variables
+        return [_whole(file, text, date, kind, ENV_SETTINGS_LANGUAGE)]
+    whole = _whole(file, text, date, kind, language_for_path(file.path) or "text")
     if kind == "doc":
         return [whole]
     return [
@@ -100,3 +92,18 @@ def _payloads(file: TreeFile, text: str, date: str | None) -> list[ChunkPayload]
         )
         for symbol in parse_symbols(file.path, text)
     ]
+
+
+def _whole(file: TreeFile, text: str, date: str | None, kind: str, language: str) -> ChunkPayload:
+    return ChunkPayload(
+        repo_key="local",
+        path=file.path,
+        blob_sha=file.blob,
+        kind=kind,
+        language=language,
+        start_line=1,
+        end_line=text.count("\n") + 1,
+        text=text,
+        indexed_at=_READ_AT,
+        last_modified_at=date,
+    )
