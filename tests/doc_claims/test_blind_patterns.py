@@ -92,3 +92,13 @@ def test_a_heading_that_names_a_current_feature_after_history_is_not_history() -
     )
     history = _history("docs/log.rst", text)
     assert history == {"acme.simplify": False, "acme.old_simplify": True}
+
+
+def test_a_role_that_marks_a_value_claims_no_name() -> None:
+    text = (
+        "Set :setting:`task_time_limit` to :const:`-1`, :const:`0` or :data:`None`; with\n"
+        ":const:`ignore_result=False` the result is kept. See :const:`celery.states.READY_STATES`.\n"
+    )
+    targets = {claim.target for claim in extract_claims("docs/userguide/tasks.rst", text)}
+    assert targets.isdisjoint({"-1", "0", "None", "ignore_result=False", "ignore_result"})
+    assert "celery.states.READY_STATES" in targets

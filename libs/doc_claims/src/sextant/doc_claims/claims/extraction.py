@@ -218,6 +218,10 @@ def _link(target: str, *, labels_possible: bool = True) -> list[Draft]:
     return [Draft("path", target.strip(), path, linked=True)]
 
 
+_LITERAL_VALUE = re.compile(r"""[-+]?\.?\d[\w.]*|True|False|None|(["']).*\1|[A-Za-z_][\w.]*\s*=.*""")
+"""A literal value, or a name with a value assigned: what a role marks when it marks no name."""
+
+
 def _role(role: str, raw: str) -> list[Draft]:  # noqa: PLR0911 - one branch per role family
     """A Sphinx role or directive: the role says what kind of thing the target is."""
     name = role.rsplit(":", 1)[-1]
@@ -234,6 +238,10 @@ def _role(role: str, raw: str) -> list[Draft]:  # noqa: PLR0911 - one branch per
     # its brackets and stars are the signature's, so only the name is read for placeholder marks.
     named = target.split("(", 1)[0].strip() if symbol_role else target
     if not named or shapes.is_placeholder(named):
+        return []
+    if symbol_role and _LITERAL_VALUE.fullmatch(named):
+        # `:const:`-1``, `:data:`None``, `:const:`ignore_result=False``: a value (or a setting with its
+        # value) marked up as code, not a name of the code.
         return []
     if name == "file":
         # :file: marks any file name, the reader's own included: the inline path rules apply.
