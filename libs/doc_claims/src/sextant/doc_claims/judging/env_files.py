@@ -66,12 +66,13 @@ def env_settings(path: str, text: str) -> list[tuple[int, str]]:
 def _shell_names(lines: list[str]) -> list[tuple[int, str]]:
     found: list[tuple[int, str]] = []
     for index, line in enumerate(lines):
-        code = line.split("#", 1)[0] if line.lstrip().startswith("#") else line
-        if match := _ASSIGNMENT.match(code):
+        if line.lstrip().startswith("#"):
+            continue  # a commented-out line sets and reads nothing
+        if match := _ASSIGNMENT.match(line):
             found.append((index, match.group(1)))
-        if match := _EXPORTED.match(code):
+        if match := _EXPORTED.match(line):
             found.extend((index, word) for word in match.group(1).split())
-        found.extend((index, ref) for ref in _REFERENCE.findall(code))
+        found.extend((index, ref) for ref in _REFERENCE.findall(line))
     return found
 
 
