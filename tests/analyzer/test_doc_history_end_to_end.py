@@ -46,6 +46,28 @@ async def test_a_function_a_later_commit_removed_is_contradicted_with_its_remova
     assert f"removed by {removal} 'rename and document'" in analysis.sections["Documentation Accuracy"]
 
 
+async def test_with_history_turned_off_a_bare_absent_name_is_left_open_and_says_why(
+    git_repo: Any, tmp_path: Path, letter_embedder: Any
+) -> None:
+    build_repository(git_repo)
+    env = {
+        "INDEX_FILE_RECENCY": "true",
+        "SEXTANT_HOME": str(tmp_path / "home"),
+        "SEXTANT_ALLOW_LOCAL_REPOS": "true",
+        "LLM_PROVIDER": "none",
+        "ANALYSIS_DOC_HISTORY": "false",
+    }
+    repo = RepoRef.for_url(str(git_repo.root), branch="main")
+    analysis, _ = await analyse_through_the_bus(repo, env, letter_embedder, tmp_path)
+
+    claims = {(c.doc, c.ref): c for c in analysis.doc_claims}
+    stale = claims[("docs/design.md", "create_legacy_session()")]
+    assert stale.status == "unverifiable"  # only history tells a removed name from one never ours
+    assert stale.removed_by is None
+    assert "turned off (ANALYSIS_DOC_HISTORY=false)" in stale.evidence
+    assert claims[("docs/usage.md", "open_session()")].status == "verified"
+
+
 def test_through_a_blob_less_mirror_the_head_alone_judges_and_the_findings_say_why(
     git_repo: Any, tmp_path: Path
 ) -> None:

@@ -30,6 +30,10 @@ from sextant.doc_claims.sources.repository import read_snapshot
 from sextant.gitsource.history_access import open_history
 
 
+HISTORY_OFF = "history not read: the check was asked to judge the head alone"
+"""The history note when history is turned off on purpose (`use_history=False`, ANALYSIS_DOC_HISTORY=false)."""
+
+
 def check_docs(
     payloads: Iterable[ChunkPayload],
     *,
@@ -50,7 +54,8 @@ def check_docs(
     Returns:
         The findings, a summary per doc and totals.
     """
-    facts_collector, docs_collector = CodeFactsCollector(file_tokens=history is not None), DocTextCollector()
+    readable = history is not None and history.repo is not None
+    facts_collector, docs_collector = CodeFactsCollector(file_tokens=readable), DocTextCollector()
     for payload in payloads:
         facts_collector.add(payload)
         docs_collector.add(payload)
@@ -82,12 +87,14 @@ def check_repository(path: str | Path, commit: str | None = None, *, use_history
     Args:
         path: The repository folder (a work tree or a bare git directory), read in place.
         commit: The commit or ref to judge; None for HEAD.
-        use_history: Judge with the repository's history (bounded; see docs/doc-claims.md).
+        use_history: Judge with the repository's history (bounded; see docs/doc-claims.md). Without
+            it, a name absent at the head is judged as when history cannot be read: a bare name is
+            left unverifiable, since only history could tell a removed name from one never ours.
 
     Returns:
         The findings, a summary per doc and totals.
     """
     repo = open_history(Path(path), commit)
     snapshot = read_snapshot(repo)
-    history = RepositoryHistory(repo, snapshot.doc_commits) if use_history else None
+    history = RepositoryHistory(repo, snapshot.doc_commits) if use_history else RepositoryHistory.unavailable(HISTORY_OFF)
     return check_docs(snapshot.payloads, tree_paths=snapshot.paths, history=history)

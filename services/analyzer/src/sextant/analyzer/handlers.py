@@ -43,7 +43,7 @@ from sextant.contracts import (
     stage_failed,
     utc_now_iso,
 )
-from sextant.doc_claims import HistoryLocations, doc_claims, render_findings_markdown
+from sextant.doc_claims import HistoryLocations, RepositoryHistory, doc_claims, render_findings_markdown
 from sextant.llm import Completion, LanguageModel, LanguageModelError, failure_reason, traced_completion
 from sextant.selection import DEFAULT_PAGE_SIZE, PayloadSource
 from sextant.telemetry import tracer
@@ -53,6 +53,7 @@ MODEL_SPAN = "analyzer.model_call"
 NO_MODEL_REASON = "none is configured"
 NOTHING_INDEXED = "the index holds no chunks for this repository, so there is nothing to analyse"
 _NO_PREVIOUS = NoPreviousOutputs()
+_HISTORY_OFF_NOTE = "history not read: turned off (ANALYSIS_DOC_HISTORY=false)"
 _Output = TypeVar("_Output", AnalysisCompleted, SummaryCompleted)
 
 
@@ -61,7 +62,11 @@ async def _evidence(
 ) -> RepoEvidence:
     def scroll_and_gather() -> RepoEvidence:
         payloads = store.scroll_payloads(event.repo.repo_key, DEFAULT_PAGE_SIZE)
-        doc_history = history.open(event.repo, event.head_sha) if history and check_doc_claims else None
+        # Turned off, history is still a judge that says it read nothing: a bare name absent at the
+        # head is then left open, as when history cannot be read, rather than contradicted.
+        doc_history = (
+            history.open(event.repo, event.head_sha) if history else RepositoryHistory.unavailable(_HISTORY_OFF_NOTE)
+        )
         return gather_evidence(payloads, event.median_code, check_doc_claims=check_doc_claims, doc_history=doc_history)
 
     # The scroll and the checks are blocking work; the bus keeps heartbeating meanwhile.
