@@ -29,7 +29,6 @@ from sextant.doc_claims.sources.doc_texts import DocTextCollector
 from sextant.doc_claims.sources.repository import read_snapshot
 from sextant.gitsource.history_access import open_history
 
-
 HISTORY_OFF = "history not read: the check was asked to judge the head alone"
 """The history note when history is turned off on purpose (`use_history=False`, ANALYSIS_DOC_HISTORY=false)."""
 
@@ -96,5 +95,7 @@ def check_repository(path: str | Path, commit: str | None = None, *, use_history
     """
     repo = open_history(Path(path), commit)
     snapshot = read_snapshot(repo)
-    history = RepositoryHistory(repo, snapshot.doc_commits) if use_history else RepositoryHistory.unavailable(HISTORY_OFF)
+    history = (
+        RepositoryHistory(repo, snapshot.doc_commits) if use_history else RepositoryHistory.unavailable(HISTORY_OFF)
+    )
     return check_docs(snapshot.payloads, tree_paths=snapshot.paths, history=history)
