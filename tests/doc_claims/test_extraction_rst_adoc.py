@@ -110,3 +110,38 @@ def test_a_qualified_name_stays_firm_when_a_sample_only_imports_its_last_part() 
 def test_a_locale_name_is_no_claim() -> None:
     text = "On a US machine, ``en_US.utf-8`` is the encoding of choice; try ``C.UTF-8`` or ``acme.utf-key``.\n"
     assert [c.target for c in extract_claims("docs/python3.rst", text)] == ["acme.utf-key"]
+
+
+NESTED_ADMONITION = """\
+.. class:: Router
+
+   .. method:: add_static(prefix, path)
+
+      Adds a static route.
+
+      .. warning::
+
+         Use :meth:`add_static` for development only.
+
+      :param bool append_version: used when you call
+                                  :meth:`StaticRoute.url` later.
+
+      :returns: new :class:`StaticRoute` instance.
+
+Text after the class: :func:`make_app`.
+"""
+
+
+def test_an_indented_admonition_does_not_swallow_the_rest_of_its_body_as_a_literal_block() -> None:
+    claims = [(c.line, c.target) for c in extract_claims("docs/api.rst", NESTED_ADMONITION)]
+    assert (9, "add_static") in claims
+    assert (12, "StaticRoute.url") in claims
+    assert (14, "StaticRoute") in claims
+    assert (16, "make_app") in claims
+
+
+def test_a_real_literal_block_under_an_indented_paragraph_is_still_code() -> None:
+    doc = "Intro.\n\n   Example::\n\n      :func:`not_a_claim`\n\n   Back in prose: :func:`a_claim`.\n"
+    targets = [c.target for c in extract_claims("docs/api.rst", doc)]
+    assert "a_claim" in targets
+    assert "not_a_claim" not in targets

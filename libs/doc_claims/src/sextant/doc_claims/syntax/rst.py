@@ -16,7 +16,9 @@ _HISTORY_DIRECTIVE = re.compile(
 # are the writer's notes to themselves, never claims.
 _COMMENT = re.compile(r"^([ \t]*)\.\.(?:[ \t]+(?![\w:.-]+::)(?!_)(?!\|)(?!\[)[^\n]*|[ \t]*$)", re.M)
 _TODO_DIRECTIVE = re.compile(r"^([ \t]*)\.\.[ \t]+todo::[^\n]*$", re.M)
-_LITERAL_BLOCK = re.compile(r"^([ \t]*)(?!\.\.)[^\n]*::[ \t]*$", re.M)
+# The indent is taken whole (`(?![ \t])`): backing off one space would let an indented
+# `.. warning::` pass the `..` test and open a literal block at the margin, blanking the rest of its body.
+_LITERAL_BLOCK = re.compile(r"^([ \t]*)(?![ \t])(?!\.\.)[^\n]*::[ \t]*$", re.M)
 # Directives whose argument is a claim: files they pull in, env vars and options they document.
 _CLAIM_DIRECTIVE = re.compile(
     r"^[ \t]*\.\.[ \t]+(include|literalinclude|image|figure|envvar|option|program|automodule|"
