@@ -26,8 +26,10 @@ from sextant.doc_claims.claims.known_names import (
 )
 from sextant.doc_claims.judging.code_facts import CodeFacts, Site, SymbolSite
 from sextant.doc_claims.judging.finding import ClaimFinding, ClaimStatus
+from sextant.doc_claims.judging.foreign_names import foreign_reason
 from sextant.doc_claims.judging.index_coverage import has_no_extension, index_can_hold, unindexed_hidden_folder
 from sextant.doc_claims.judging.qualified_names import resolve_qualified
+from sextant.doc_claims.judging.reader_members import reader_member_reason
 from sextant.doc_rules.kinds import DOC_EXTENSIONS
 
 
@@ -85,7 +87,7 @@ def check_claims(
         judged = history.judge(judged, facts)
     own = own_names(facts)
     findings = [
-        _finding(claim, _as_history_sentence(claim, _as_foreign(claim, resolution, own)))
+        _finding(claim, _as_history_sentence(claim, _as_foreign(claim, resolution, own, facts)))
         for claim, resolution in judged
     ]
     del doc_dates  # dates matter only through history: a file's date alone says nothing of a definition
@@ -129,13 +131,23 @@ def own_names(facts: CodeFacts) -> frozenset[str]:
     )
 
 
-def _as_foreign(claim: Claim, resolution: Resolution, own: frozenset[str]) -> Resolution:
-    """A name the sentence gives to another project ("Flask's `Blueprint`") is not ours to contradict."""
-    if claim.owner is None or claim.owner in own or resolution.status != "contradicted":
+def _as_foreign(claim: Claim, resolution: Resolution, own: frozenset[str], facts: CodeFacts) -> Resolution:
+    """A name the sentence or its own spelling gives to another project, or to the reader's code, is not
+    ours to contradict ("Flask's `Blueprint`", `kombu.Connection.ensure`, `result.get()`); one the
+    history shows was ours (a removing commit) keeps its alarm."""
+    if resolution.status != "contradicted":
         return resolution
-    return dataclasses.replace(
-        resolution, status="unverifiable", evidence=f"{resolution.evidence}; the doc names it as {claim.owner}'s"
-    )
+    if claim.owner is not None and claim.owner not in own:
+        reason: str | None = f"the doc names it as {claim.owner}'s"
+    elif resolution.removed_by is None:
+        reason = foreign_reason(claim, resolution.absent_in_class, facts, own) or reader_member_reason(
+            claim, resolution.absent_in_class, facts
+        )
+    else:
+        reason = None
+    if reason is None:
+        return resolution
+    return dataclasses.replace(resolution, status="unverifiable", evidence=f"{resolution.evidence}; {reason}")
 
 
 def _as_history_sentence(claim: Claim, resolution: Resolution) -> Resolution:

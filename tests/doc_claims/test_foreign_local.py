@@ -1,0 +1,155 @@
+"""Names that are another project's, the doc example's or the reader's, each beside a claim that stays ours.
+
+Real-shaped docs (a contributing guide, a Sphinx reference, a settings page) judged in a real git
+repository as `sextant docs-check` does, or read for their claims alone where the code does not matter.
+"""
+
+from __future__ import annotations
+
+from sextant.doc_claims import ClaimFinding, check_repository
+
+from ..conftest import GitRepo
+
+
+def statuses(git_repo: GitRepo) -> dict[str, str]:
+    return {finding.ref: finding.status for finding in check_repository(git_repo.root).findings}
+
+
+def findings(git_repo: GitRepo) -> dict[str, ClaimFinding]:
+    return {finding.ref: finding for finding in check_repository(git_repo.root).findings}
+
+
+CONNECTION_PY = '''\
+import kombu
+
+
+class Connection:
+    """The worker's connection step."""
+
+    def start(self, worker):
+        self.conn = kombu.Connection(worker.broker_url)
+'''
+CONNECTION_DOC = """\
+Signals
+=======
+
+The producer retries through ``kombu.Connection.ensure`` and ``requests.sessions.Session.request``;
+the worker's step is started by ``acme.worker.connection.Connection.start_all``
+and stopped by ``Connection.shutdown``.
+"""
+
+
+def test_a_class_reached_through_a_root_that_is_not_ours_is_that_package_s(git_repo: GitRepo) -> None:
+    git_repo.write("setup.py", "from setuptools import setup\nsetup(name='acme', install_requires=['kombu'])\n")
+    git_repo.write("acme/__init__.py", "")
+    git_repo.write("acme/worker/__init__.py", "")
+    git_repo.write("acme/worker/connection.py", CONNECTION_PY)
+    git_repo.write("acme/session.py", "class Session:\n    def close(self):\n        pass\n")
+    git_repo.write("docs/signals.rst", CONNECTION_DOC)
+    git_repo.commit("Worker")
+
+    found = findings(git_repo)
+
+    assert found["kombu.Connection.ensure"].status == "unverifiable"
+    assert "no package or class of this repository" in found["kombu.Connection.ensure"].evidence
+    assert found["requests.sessions.Session.request"].status == "unverifiable"
+    assert found["acme.worker.connection.Connection.start_all"].status == "contradicted"
+    assert found["Connection.shutdown"].status == "contradicted"
+
+
+def test_a_target_in_another_project_s_inventory_is_that_project_s(git_repo: GitRepo) -> None:
+    git_repo.write("acme/__init__.py", "import os\nLEVEL = os.environ.get('ACME_LEVEL')\n")
+    git_repo.write(
+        "doc/en/how-to/capture-warnings.rst",
+        "Warnings\n========\n\nSet :envvar:`python:PYTHONWARNINGS` for it, beside :envvar:`ACME_LEVEL`.\n",
+    )
+    git_repo.commit("Warnings")
+
+    found = findings(git_repo)
+
+    assert found["python:PYTHONWARNINGS"].status == "unverifiable"
+    assert "another project's documentation inventory" in found["python:PYTHONWARNINGS"].evidence
+    assert found["ACME_LEVEL"].status == "verified"
+
+
+RESULT_COMMAND = '''\
+from acme.bin.base import Command
+
+
+class result(Command):
+    """Gives the return value for a given task id."""
+
+    def run(self, task_id):
+        return task_id
+'''
+ASYNC_RESULT = '''\
+class AsyncResult:
+    """A task's result."""
+
+    def get(self, timeout=None):
+        return None
+'''
+
+
+def test_a_lower_case_qualifier_is_the_example_s_instance_not_a_class_of_ours(git_repo: GitRepo) -> None:
+    git_repo.write("acme/__init__.py", "")
+    git_repo.write("acme/bin/__init__.py", "")
+    git_repo.write("acme/bin/base.py", "class Command:\n    pass\n")
+    git_repo.write("acme/bin/result.py", RESULT_COMMAND)
+    git_repo.write("acme/result.py", ASYNC_RESULT)
+    git_repo.write(
+        "docs/next-steps.rst",
+        "Results\n=======\n\n.. code-block:: pycon\n\n    >>> res = add.delay(2, 2)\n\n"
+        "In fact ``result.get()`` will propagate any errors, and ``AsyncResult.wait()`` too.\n",
+    )
+    git_repo.commit("Results")
+
+    found = statuses(git_repo)
+
+    assert found["result.get()"] == "unverifiable"
+    assert found["AsyncResult.wait()"] == "contradicted"
+
+
+BASE_CONFIG = """\
+class BaseConfig:
+    orm_mode = False
+    allow_mutation = True
+
+
+class BaseModel:
+    Config = BaseConfig
+"""
+SETTINGS = """\
+from .main import BaseModel
+
+
+class BaseSettings(BaseModel):
+    class Config:
+        env_prefix = ""
+"""
+BENCHMARK = """\
+from acme import BaseModel
+
+
+class Model(BaseModel):
+    class Config:
+        validate_all = True
+"""
+
+
+def test_an_inner_class_several_classes_define_names_the_reader_s_model_s(git_repo: GitRepo) -> None:
+    git_repo.write("acme/__init__.py", "from .main import BaseModel\n")
+    git_repo.write("acme/main.py", BASE_CONFIG)
+    git_repo.write("acme/env_settings.py", SETTINGS)
+    git_repo.write("benchmarks/test_acme.py", BENCHMARK)
+    git_repo.write(
+        "docs/mypy_plugin.md",
+        "# Plugin\n\n* If `Config.orm_mode` is `False`, you'll get a mypy error;\n"
+        "* `BaseConfig.strict_mode` is read too.\n",
+    )
+    git_repo.commit("Plugin")
+
+    found = statuses(git_repo)
+
+    assert found["Config.orm_mode"] == "unverifiable"
+    assert found["BaseConfig.strict_mode"] == "contradicted"
