@@ -6,7 +6,7 @@ repository as `sextant docs-check` does, or read for their claims alone where th
 
 from __future__ import annotations
 
-from sextant.doc_claims import ClaimFinding, check_repository
+from sextant.doc_claims import ClaimFinding, check_repository, extract_claims
 
 from ..conftest import GitRepo
 
@@ -153,3 +153,54 @@ def test_an_inner_class_several_classes_define_names_the_reader_s_model_s(git_re
 
     assert found["Config.orm_mode"] == "unverifiable"
     assert found["BaseConfig.strict_mode"] == "contradicted"
+
+
+def test_a_path_above_the_repository_root_is_the_reader_s(git_repo: GitRepo) -> None:
+    git_repo.write("docs/index.md", "# Docs\n")
+    git_repo.write(
+        "doc/en/reference/customize.rst",
+        "Rootdir\n=======\n\nArguments may include a path, as in ``pytest --log-output ../../test.log args``;\n"
+        "see ``docs/gone.md``.\n",
+    )
+    git_repo.commit("Customize")
+
+    found = statuses(git_repo)
+
+    assert found["../../test.log"] == "unverifiable"
+    assert found["docs/gone.md"] == "contradicted"
+
+
+def _claims(doc: str, text: str) -> dict[str, tuple[bool, str | None]]:
+    return {claim.target: (claim.explicit, claim.command) for claim in extract_claims(doc, text)}
+
+
+def test_a_flag_named_as_another_program_s_option_is_that_program_s() -> None:
+    text = (
+        "Run ``acme init``.\n\nIf you need to pull in new changes from upstream you should\n"
+        "always use the ``--rebase`` option to ``git pull``:\n\nThen pass ``--force`` to rebuild.\n"
+    )
+    claims = _claims("CONTRIBUTING.rst", text)
+    assert claims["--rebase"] == (True, "git")
+    assert claims["--force"] == (True, "acme")
+
+
+def test_meta_variables_and_series_of_example_names_are_not_claims() -> None:
+    text = (
+        "Warnings are turned into ``PytestRemovedInXWarning`` errors, see ``PytestRemovedIn9Warning``.\n\n"
+        "If ``plugin_a`` is installed and provides the fixture ``a_fix``, and ``plugin_b`` is installed,\n"
+        "``plugin_cache`` is used.\n\n"
+        " - ``a`` - all except ``pP``\n - ``N`` - none (since ``fE`` is the default), and ``toJSON``\n"
+    )
+    targets = set(_claims("doc/en/backwards-compatibility.rst", text))
+    assert targets.isdisjoint({"PytestRemovedInXWarning", "plugin_a", "plugin_b", "pP", "fE"})
+    assert {"PytestRemovedIn9Warning", "plugin_cache", "toJSON"} <= targets
+
+
+def test_a_news_fragment_shown_by_its_naming_scheme_is_the_contributor_s_file() -> None:
+    text = (
+        "#. Write a ``changelog`` entry: ``changelog/2574.bugfix.rst``, use issue id number.\n"
+        "#. Read ``changelog/README.rst`` and ``changelog/_template.rst``.\n"
+    )
+    claims = _claims("CONTRIBUTING.rst", text)
+    assert claims["changelog/2574.bugfix.rst"][0] is False
+    assert claims["changelog/README.rst"][0] is True

@@ -26,6 +26,9 @@ _RUN_VERB = re.compile(
     r"commands?|cli|terminal|shell)\b",
     re.I,
 )
+_FLAG_OF = re.compile(r"^[`*]*\s+(?:(?:option|flag|switch|argument)s?\s+)?(?:to|of)\s+[`*]+([a-z][\w.-]*)")
+"""The program a flag is given to, named right after it: "`--rebase` option to `git pull`"."""
+_SHORTEST_CAMEL = 3
 _STATEMENT_WORDS = frozenset(
     [
         "def",
@@ -130,7 +133,9 @@ def _single_token(text: str, clause: str, after: str) -> list[Draft]:  # noqa: P
         flag = shapes.FLAG.match(text)
         if flag is None:
             return []
-        return [Draft("flag", text, flag.group(1), explicit=flag.group(1).startswith("--"))]
+        # "the `--rebase` option to `git pull`": the words after the flag name its program.
+        program = program.group(1) if (program := _FLAG_OF.match(after)) is not None else None
+        return [Draft("flag", text, flag.group(1), explicit=flag.group(1).startswith("--"), command=program)]
     if shapes.is_plain_word(text) or shapes.is_placeholder(text):
         return []
     if (call := _CALL.match(text)) is not None:
@@ -140,11 +145,13 @@ def _single_token(text: str, clause: str, after: str) -> list[Draft]:  # noqa: P
         return [Draft("symbol", text, name)]
     if shapes.looks_like_path(text):
         path = shapes.normalize_path(text)
-        return [Draft("path", text, path, explicit=shapes.path_is_explicit(path))]
+        # `changelog/2574.bugfix.rst`: the naming scheme of a news fragment the contributor writes.
+        firm = shapes.path_is_explicit(path) and not shapes.is_news_fragment(path)
+        return [Draft("path", text, path, explicit=firm)]
     return _name(text, noun_near(clause, after))
 
 
-def _name(text: str, noun: str | None) -> list[Draft]:  # noqa: PLR0911 - one branch per shape
+def _name(text: str, noun: str | None) -> list[Draft]:  # noqa: PLR0911, PLR0912 - one branch per shape
     """A bare name: env var, dotted symbol or key, snake/camel symbol, or a word made code by a noun."""
     name = text.lstrip("@").replace("::", ".").replace("#", ".")
     if shapes.ENV_NAME.match(name):
@@ -167,6 +174,8 @@ def _name(text: str, noun: str | None) -> list[Draft]:  # noqa: PLR0911 - one br
         return [Draft("cli", text, name)]
     if noun == "module":
         return [Draft("symbol", text, name, explicit=False)]
+    if len(name) <= _SHORTEST_CAMEL and shapes.LOWER_CAMEL.match(name):
+        return []  # `pP`, `fE`: letters of an option's value, too short to be a name
     if "_" in name.strip("_") or shapes.LOWER_CAMEL.match(name) or noun == "code":
         return [Draft("symbol", text, name)]
     if shapes.CAMEL.match(name):

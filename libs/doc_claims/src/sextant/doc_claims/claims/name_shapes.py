@@ -38,6 +38,9 @@ _MIME = re.compile(r"^(?:application|text|image|audio|video|multipart|font)/[\w.
 _LINE_SUFFIX = re.compile(r"(?::\d+(?:[-:]\d+)?|#L\d+(?:-L?\d+)?)$")
 _SEGMENTS = re.compile(r"[/._-]+")
 _HUMPS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+_SERIES_LETTERS = frozenset({"a", "b", "c"})
+_META_LETTERS = frozenset({"N", "X", "Y"})
+_NEWS_FRAGMENT = re.compile(r"\+?\d+\.([a-z]+)(?:\.\d+)?(?:\.(?:md|rst|txt|adoc))?")
 
 
 @dataclass(frozen=True)
@@ -66,7 +69,7 @@ def extension(name: str) -> str:
     return base.rsplit(".", 1)[-1].lower()
 
 
-def is_placeholder(name: str) -> bool:
+def is_placeholder(name: str) -> bool:  # noqa: PLR0911 - one exit per kind of placeholder
     """Whether a name is an example placeholder (`foo.py`, `path/to/file`, `<name>`, `my_app`, `get_X`)."""
     if any(mark in name for mark in "<>{}*?[]…") or "..." in name:
         return True
@@ -80,8 +83,22 @@ def is_placeholder(name: str) -> bool:
         return True  # svcs.your_framework, my-app
     if any(part in PLACEHOLDER_SEGMENTS for part in lowered) or lowered[0] in PLACEHOLDER_FIRST_SEGMENTS:
         return True
+    if len(parts) == 2 and lowered[1] in _SERIES_LETTERS and parts[0].isalpha():
+        return True  # plugin_a and plugin_b: one of a series the example counts through
     humps = _HUMPS.findall(parts[0])
+    if any(hump in _META_LETTERS and humps[index + 1][0].isupper() for index, hump in enumerate(humps[1:-1], 1)):
+        return True  # PytestRemovedInXWarning: X stands for a version number
     return bool(humps) and humps[0].lower() in {"example", "sample", "foo"}  # exampleField, fooBar
+
+
+def is_news_fragment(name: str) -> bool:
+    """Whether a file name is a news fragment a contributor writes (`2574.bugfix.rst`, `4431.feature`).
+
+    Changelog tools (towncrier and the like) collect files named by an issue number and a change type;
+    a doc showing one shows the naming scheme, not a file the repository holds.
+    """
+    fragment = _NEWS_FRAGMENT.fullmatch(name.rsplit("/", 1)[-1])
+    return fragment is not None and fragment.group(1) not in CODE_EXTENSIONS | DATA_EXTENSIONS | UNINDEXED_EXTENSIONS
 
 
 def is_generated_path(path: str) -> bool:

@@ -182,5 +182,7 @@ def _path_arguments(args: list[str], *, skip_first_positional: bool = False, fir
                 # A bare `owner/name` argument is as often a repository slug or a ref as a folder.
                 folder_like = shapes.extension(path) == "" and not value.startswith(("./", "../"))
                 explicit = firm and shapes.path_is_explicit(path) and not (folder_like and not value.endswith("/"))
+                # `--log-output ../../test.log`: up from wherever the reader runs it, not from the doc.
+                explicit = explicit and not value.startswith("../")
                 drafts.append(Draft("path", value, path, explicit=explicit))
     return drafts
