@@ -204,3 +204,23 @@ def test_a_news_fragment_shown_by_its_naming_scheme_is_the_contributor_s_file() 
     claims = _claims("CONTRIBUTING.rst", text)
     assert claims["changelog/2574.bugfix.rst"][0] is False
     assert claims["changelog/README.rst"][0] is True
+
+
+def test_standard_library_imports_in_an_example_claim_nothing() -> None:
+    text = (
+        "Example:\n\n.. code-block:: python\n\n    import threading\n    import os.path\n\n"
+        "    from collections import deque\n    from Queue import Queue, Empty\n"
+        "    from urllib2 import urlopen\n    from acme.utils.time import maybe_timedelta\n"
+    )
+    targets = set(_claims("CONTRIBUTING.rst", text))
+    assert targets == {"acme.utils.time.maybe_timedelta"}
+
+
+def test_names_an_interactive_session_binds_are_the_example_s() -> None:
+    text = (
+        "Results\n=======\n\n.. code-block:: pycon\n\n    >>> result = add.delay(2, 2)\n"
+        "    >>> result.get(timeout=1)\n    4\n\n``result.get()`` propagates errors; so does ``outcome.get()``.\n"
+    )
+    claims = _claims("docs/next-steps.rst", text)
+    assert claims["result.get"][0] is False
+    assert claims["outcome.get"][0] is True

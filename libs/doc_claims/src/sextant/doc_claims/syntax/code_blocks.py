@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 
 from sextant.doc_claims.syntax.mentions import Mention, MentionForm
 
@@ -82,15 +83,51 @@ def block_mentions(language: str, lines: list[tuple[int, str]]) -> list[Mention]
 
 
 def python_imports(text: str) -> list[str]:
-    """Dotted names an import line brings in: `from a.b import c, d` → `a.b.c`, `a.b.d`."""
+    """Dotted names an import line brings in: `from a.b import c, d` → `a.b.c`, `a.b.d`.
+
+    An import from the standard library (`from collections import deque`, Python 2's `from Queue
+    import Empty`) brings in the language's names, never the repository's: it claims nothing.
+    """
     if (match := _FROM_IMPORT.match(text)) is not None:
         module = match.group(1)
+        if is_standard_library(module):
+            return []
         names = [name.strip() for name in match.group(2).replace("\n", " ").split(",")]
         return [f"{module}.{name.split()[0]}" for name in names if name and name.split()[0] != "*"]
     if (match := _IMPORT.match(text)) is not None:
         # `import uuid` names a module that may be anyone's; only dotted imports name members.
-        return [name.strip() for name in match.group(1).split(",") if "." in name]
+        return [name.strip() for name in match.group(1).split(",") if "." in name and not is_standard_library(name)]
     return []
+
+
+def is_standard_library(module: str) -> bool:
+    """Whether a module is Python's own, by its first part: Python 3's names, and Python 2's (`Queue`,
+    `ConfigParser`, `urllib2`) that examples written for it still import."""
+    root = module.strip().split(".", 1)[0]
+    return root.lower() in _STANDARD_LIBRARY or root in PYTHON2_MODULES
+
+
+_STANDARD_LIBRARY = frozenset(name.lower() for name in sys.stdlib_module_names)
+# Python 2's standard-library modules that Python 3 renamed or dropped (the others differ only in
+# case: `Queue`, `ConfigParser`).
+PYTHON2_MODULES = frozenset(
+    {
+        "Cookie",
+        "HTMLParser",
+        "StringIO",
+        "__builtin__",
+        "cPickle",
+        "cStringIO",
+        "commands",
+        "cookielib",
+        "httplib",
+        "robotparser",
+        "thread",
+        "urllib2",
+        "urlparse",
+        "xmlrpclib",
+    }
+)
 
 
 _DEFINITION = re.compile(
@@ -101,6 +138,7 @@ _DEFINITION = re.compile(
 )
 _IMPORTED = re.compile(r"^[ \t]*(?:>>>[ \t]+)?(?:from[ \t]+\S+[ \t]+)?import[ \t]+([^\n]+)", re.M)
 _STRING_NAME = re.compile(r"[\"']([A-Za-z][\w-]*)[\"']")
+_SESSION_PROMPT = re.compile(r"^[ \t]*(?:>>>|\.\.\.)[ \t]?", re.M)
 _PARAMETERS = re.compile(r"\b(?:def|function|func|fn)\s+\w+\s*\(([^)]*)\)")
 
 
@@ -116,6 +154,7 @@ def defined_names(code: str, *, own_only: bool = False) -> set[str]:
         repository removed is exactly the drift worth reporting).
     """
     names: set[str] = set()
+    code = _SESSION_PROMPT.sub("", code)  # `>>> res = add.delay(2, 2)` binds res as a script would
     for match in _DEFINITION.finditer(code):
         if match.group(1):
             names.add(match.group(1))
