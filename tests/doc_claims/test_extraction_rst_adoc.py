@@ -145,3 +145,24 @@ def test_a_real_literal_block_under_an_indented_paragraph_is_still_code() -> Non
     targets = [c.target for c in extract_claims("docs/api.rst", doc)]
     assert "a_claim" in targets
     assert "not_a_claim" not in targets
+
+
+ATTRIBUTES = """\
+.. class:: Connector(limit=100)
+
+   A connection pool.
+
+   .. attribute:: cached_hosts
+
+      The cache of resolved hosts.
+
+.. attribute:: worker_pool
+
+   The pool, when one is made.
+"""
+
+
+def test_an_attribute_directive_claims_its_member_on_the_enclosing_class_and_is_never_explicit() -> None:
+    claims = {c.line: c for c in extract_claims("docs/api.rst", ATTRIBUTES)}
+    assert (claims[5].target, claims[5].explicit) == ("Connector.cached_hosts", False)
+    assert (claims[9].target, claims[9].explicit) == ("worker_pool", False)

@@ -35,6 +35,8 @@ _SYMBOL_ROLES = frozenset(
         "mod",
         "module",
         "attr",
+        "attribute",
+        "autoattribute",
         "data",
         "const",
         "exc",

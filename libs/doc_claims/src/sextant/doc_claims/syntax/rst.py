@@ -22,12 +22,14 @@ _LITERAL_BLOCK = re.compile(r"^([ \t]*)(?![ \t])(?!\.\.)[^\n]*::[ \t]*$", re.M)
 # Directives whose argument is a claim: files they pull in, env vars and options they document.
 _CLAIM_DIRECTIVE = re.compile(
     r"^[ \t]*\.\.[ \t]+(include|literalinclude|image|figure|envvar|option|program|automodule|"
-    r"autoclass|autofunction|automethod|py:function|py:class|py:method|function|method|class)::[ \t]*(\S[^\n]*)$",
+    r"autoclass|autofunction|automethod|autoattribute|py:function|py:class|py:method|py:attribute|function|method|"
+    r"class|attribute)::[ \t]*(\S[^\n]*)$",
     re.M,
 )
 # Sphinx's default-domain API directives (`.. method::`): hand-written entries, claimed as ones whose absence
 # contradicts nothing (see the symbol roles in claims.extraction).
-_DECLARED = {name: f"declared:{name}" for name in ("function", "method", "class")}
+_DECLARED = {name: f"declared:{name}" for name in ("function", "method", "class", "attribute")}
+_MEMBER_DIRECTIVES = {"method", "automethod", "py:method", "attribute", "autoattribute", "py:attribute"}
 _CLASS_DIRECTIVE = re.compile(r"^([ \t]*)\.\.[ \t]+(?:py:|auto)?class::[ \t]*([\w.]+)")
 _ROLE = re.compile(r"(?<![\w`]):((?:[a-z]+:)?[a-z]+):`([^`]+)`")
 _LITERAL = re.compile(r"(?<!`)``(?!`)([^`]+?)``(?!`)")
@@ -79,7 +81,7 @@ def _qualified(text: str, directive: re.Match[str]) -> str:
     `UrlDispatcher.add_static`, as Sphinx files it.
     """
     argument = directive.group(2).strip()
-    if directive.group(1) not in {"method", "automethod", "py:method"} or "." in argument.split("(", 1)[0]:
+    if directive.group(1) not in _MEMBER_DIRECTIVES or "." in argument.split("(", 1)[0]:
         return argument
     line_start = text.rfind("\n", 0, directive.start()) + 1
     indent = _depth(text[line_start : directive.end()])
