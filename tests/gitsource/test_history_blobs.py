@@ -12,11 +12,13 @@ from sextant.gitsource.access import RepoSource
 from sextant.gitsource.history_access import open_history
 from sextant.gitsource.history_blobs import (
     HYDRATED_REFS,
+    PENDING_FILE,
     STATE_FILE,
     history_present,
     last_hydration_note,
     missing_source_blobs,
 )
+from sextant.gitsource.history_definitions import CODE_PATHSPECS
 from sextant.gitsource.mirror import RepoMirror
 
 CountObjects = Callable[[Path, str], int]
@@ -214,3 +216,136 @@ def test_a_time_budget_spent_before_the_listing_fetches_nothing_and_says_so(git_
     assert hydration.note is not None
     assert "listing them stopped at its 0 s budget" in hydration.note
     assert last_hydration_note(Path(state.path)) == hydration.note
+
+
+def logged_revisions(trace2: Any) -> list[list[str]]:
+    """The revisions (before `--`) of each `git log` our code ran, options left out."""
+    found = []
+    for argv in trace2.commands():
+        if argv and argv[0] == "log":
+            before = argv[1 : argv.index("--")] if "--" in argv else argv[1:]
+            found.append([arg for arg in before if not arg.startswith("-") or arg == "--not"])
+    return found
+
+
+def many_sources(git_repo: Any, commits: int = 3, files: int = 60) -> list[str]:
+    """Commits each rewriting `files` source files, so a 1-byte budget stops after the first batch."""
+    return [
+        git_repo.commit_files(
+            f"round {round_}",
+            {f"pkg/m{index:03}.py": f"VALUE_{index} = {round_}\n" * 20 for index in range(files)},
+            date=f"2025-02-{round_ + 1:02d}T00:00:00+00:00",
+        )
+        for round_ in range(commits)
+    ]
+
+
+def test_a_run_after_one_the_budget_stopped_does_not_list_that_history_again(
+    git_repo: Any, tmp_path: Path, trace2: Any
+) -> None:
+    heads = many_sources(git_repo)
+    mirror = RepoMirror(tmp_path / "cache")
+    source = RepoSource(git_repo.url)
+    state = mirror.sync(source)
+    git_dir = Path(state.path)
+    short = mirror.hydrate_history(source, state.head_sha, max_bytes=1)
+    assert short is not None
+    assert not short.complete
+    assert (short.missing, short.carried) == (180, 0)
+
+    trace2.clear()
+    rest = mirror.hydrate_history(source, state.head_sha)
+
+    assert rest is not None
+    assert logged_revisions(trace2) == [[heads[-1], "--not", heads[-1]]]  # nothing listed again
+    assert (rest.complete, rest.missing, rest.carried) == (True, 180 - short.fetched, 180 - short.fetched)
+    assert missing_source_blobs(git_dir, heads[-1], env=open_history(git_dir).env, timeout=30) == []
+    assert not (git_dir / PENDING_FILE).exists()
+
+
+def test_after_a_stopped_run_a_newer_head_lists_only_what_came_since_and_ends_whole(
+    git_repo: Any, tmp_path: Path, trace2: Any
+) -> None:
+    heads = many_sources(git_repo)
+    mirror = RepoMirror(tmp_path / "cache")
+    source = RepoSource(git_repo.url)
+    state = mirror.sync(source)
+    short = mirror.hydrate_history(source, state.head_sha, max_bytes=1)
+    assert short is not None
+    assert not short.complete
+    newer_head = git_repo.commit_files("newer", {"pkg/new.py": "def new():\n    pass\n", "README.md": "# new\n"})
+    newer = mirror.sync(source)
+    git_dir = Path(newer.path)
+
+    trace2.clear()
+    rest = mirror.hydrate_history(source, newer.head_sha)
+
+    assert rest is not None
+    assert logged_revisions(trace2) == [[newer_head, "--not", heads[-1]]]
+    assert (rest.complete, rest.missing, rest.carried) == (True, 181 - short.fetched, 180 - short.fetched)
+    env = open_history(git_dir).env
+    assert missing_source_blobs(git_dir, newer_head, env=env, timeout=30) == []
+    assert history_present(git_dir, newer_head, env=env, timeout=30)
+
+
+def test_a_pending_list_of_a_head_no_longer_in_the_history_is_not_trusted(git_repo: Any, tmp_path: Path) -> None:
+    many_sources(git_repo, commits=2)
+    mirror = RepoMirror(tmp_path / "cache")
+    source = RepoSource(git_repo.url)
+    state = mirror.sync(source)
+    short = mirror.hydrate_history(source, state.head_sha, max_bytes=1)
+    assert short is not None
+    assert not short.complete
+    git_repo.git("reset", "-q", "--hard", "HEAD~1")  # a force push: the listed head is gone from the branch
+    rewritten = git_repo.commit_files("rewritten", {"pkg/other.py": "def other():\n    pass\n"})
+    again = mirror.sync(source)
+    git_dir = Path(again.path)
+    assert again.head_sha == rewritten
+
+    whole = mirror.hydrate_history(source, rewritten)
+
+    assert whole is not None
+    assert (whole.complete, whole.carried) == (True, 0)
+    env = open_history(git_dir).env
+    assert missing_source_blobs(git_dir, rewritten, env=env, timeout=30) == []
+    assert history_present(git_dir, rewritten, env=env, timeout=30)
+
+
+def test_an_unreadable_pending_list_is_ignored_and_the_history_listed_again(git_repo: Any, tmp_path: Path) -> None:
+    many_sources(git_repo, commits=2)
+    mirror = RepoMirror(tmp_path / "cache")
+    source = RepoSource(git_repo.url)
+    state = mirror.sync(source)
+    git_dir = Path(state.path)
+    short = mirror.hydrate_history(source, state.head_sha, max_bytes=1)
+    assert short is not None
+    (git_dir / PENDING_FILE).write_text(f"{state.head_sha}\nnot an id; rm -rf /\n")
+
+    whole = mirror.hydrate_history(source, state.head_sha)
+
+    assert whole is not None
+    assert (whole.complete, whole.carried, whole.missing) == (True, 0, 120 - short.fetched)
+    assert missing_source_blobs(git_dir, state.head_sha, env=open_history(git_dir).env, timeout=30) == []
+
+
+def test_the_listing_picks_the_paths_git_s_own_pathspecs_match(git_repo: Any, tmp_path: Path) -> None:
+    files: dict[str, str | bytes] = {
+        "pkg/we\nird name.py": "A = 1\n",  # a newline and a space in the name
+        "pkg/\u00e9t\u00e9.go": "package pkg\n",
+        "tools/build.py/helper.txt": "under a folder named like a source file: not source\n",
+        "docs/guide.md": "# not source\n",
+        "pkg/module.pyc": "not source\n",
+        "Makefile.sh.in": "not source\n",
+    }
+    git_repo.commit_files("odd paths", files)
+    git_repo.commit_files("again", {path: f"{content}# changed\n" for path, content in files.items()})
+    mirror = RepoMirror(tmp_path / "cache")
+    state = mirror.sync(RepoSource(git_repo.url))
+    git_dir = Path(state.path)
+
+    listed = missing_source_blobs(git_dir, state.head_sha, env=open_history(git_dir).env, timeout=30)
+
+    by_git = git_repo.git("log", "--format=", "--raw", "--no-abbrev", "--", *CODE_PATHSPECS)
+    expected = {line.split()[3] for line in by_git.splitlines() if line.startswith(":")}
+    assert len(expected) == 4  # two versions of the .py and of the .go file
+    assert set(listed) == expected

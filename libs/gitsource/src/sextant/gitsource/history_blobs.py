@@ -6,22 +6,27 @@ stretches) cannot run on it. Hydrating it fetches, through the mirror's own fetc
 (`objects.fetch_objects`: the remote `origin`, the hardened environment, the token only in git's
 environment), the missing blobs of source files over the branch's history:
 
-1. the raw diffs of the branch's history (``git log --raw --full-history --cc <head> --not
-   <hydrated heads> -- <code pathspecs>``: a merge shows only what it wrote itself) name every
-   version the source files had, and ``rev-list --missing=print`` keeps those the mirror lacks;
-   neither fetches anything (a raw diff reads trees only, and both run with no transport allowed
-   at all), newest first;
+1. the raw diffs of the branch's history (``git log --raw -z --cc <head> --not <hydrated heads>``:
+   a merge shows only what it wrote itself) name every version every file had, of which the source
+   files' (`is_source_path`: what `CODE_PATHSPECS` matches) are kept here, and those the mirror's
+   object list (``cat-file --batch-all-objects``) lacks are the missing ones, newest first. Nothing
+   is fetched (a raw diff reads trees only, and every command runs with no transport allowed). The
+   pathspecs are matched here and not by git: git matches every wildcard pathspec against every
+   entry of every tree a commit changed, which cost git/git ten times the diffs themselves;
 2. they are fetched in batches, each sized from the bytes per blob seen so far, until none is
-   missing or the byte budget is spent (then the next run carries on where this one stopped: what
-   was fetched stays). When another reader of the mirror fetches the head's files meanwhile (the
-   index run reads every changed file), the head tree's blobs wait until it says it is done
-   (`head_read`), and only those it left missing are fetched then: nothing is fetched twice;
+   missing or the byte budget is spent. When another reader of the mirror fetches the head's files
+   meanwhile (the index run reads every changed file), the head tree's blobs wait until it says it
+   is done (`head_read`), and only those it left missing are fetched then: nothing is fetched twice.
+   A run the budget stopped keeps what it fetched and writes down what it listed and left
+   (`PENDING_FILE`: the head it listed and the blobs still to fetch), so the next run lists only the
+   history added since that head and takes the rest from the list instead of listing the whole
+   history again;
 3. when every listed blob was fetched here or, for those left to the reader, ``rev-list
    --missing=print`` finds it present after the reader is done, a ref under
    `HYDRATED_REFS` is set to the head: every source blob reachable from it is present, so the next
-   run lists only the history added since, and a reader knows the mirror can be searched like a full
-   repository. The outcome of the last run (and the note to show when it stopped short) is kept
-   beside it in `STATE_FILE`.
+   run lists only the history added since (and the pending list is dropped), and a reader knows the
+   mirror can be searched like a full repository. The outcome of the last run (and the note to show
+   when it stopped short) is kept beside it in `STATE_FILE`.
 
 The caller holds the mirror's lock (`RepoMirror.hydrate_history`), as for a sync.
 """
@@ -29,13 +34,15 @@ The caller holds the mirror's lock (`RepoMirror.hydrate_history`), as for a sync
 from __future__ import annotations
 
 import json
+import os
+import re
 import threading
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from sextant.gitsource.errors import GitCommandError, GitSourceError, GitTimeoutError
-from sextant.gitsource.git_process import run_git
+from sextant.gitsource.git_process import run_git, stream_git
 from sextant.gitsource.history_definitions import CODE_PATHSPECS, PARTIAL_CLONE_NOTE
 from sextant.gitsource.objects import fetch_objects, present_objects
 
@@ -45,18 +52,27 @@ present in the mirror. Several branches may share a mirror, so a head that does 
 earlier one gets its own ref; one that does replaces the refs it covers."""
 STATE_FILE = "sextant-history.json"
 """The last hydration's outcome, in the mirror's git directory."""
+PENDING_FILE = "sextant-history-pending"
+"""What a run the budget stopped listed and left, in the mirror's git directory: the head it listed on
+the first line, then the source blobs of that head's history still missing, one id a line, newest
+first. Every source blob reachable from that head is present or on the list."""
 DEFAULT_HISTORY_FETCH_BYTES = 64 * 1024 * 1024
 """Bytes one hydration may add to the mirror (packed, as fetched): flask's whole source history is
 about a twentieth of it."""
 DEFAULT_HISTORY_FETCH_SECONDS = 120.0
 """Wall time one hydration may take (the run's ChunksIndexed waits for it): git/git's listing alone
-needs about a minute of CPU; a corpus repository needs seconds."""
+needs about 5 s of CPU (a minute while git matched the source pathspecs itself); a corpus repository
+needs well under a second."""
 _FIRST_BATCH = 64
 _MIN_BATCH = 16
 _MAX_BATCH = 65536
 """Largest fetch: the rest in one request once the bytes per blob are known (celery's 24k blobs: one
 fetch costs git 1.5 s CPU, server and client together; four of up to 8k cost 2.3 s)."""
 _BYTES_PER_KIB = 1024
+_SOURCE_SUFFIXES = tuple(spec.removeprefix("*").encode("ascii") for spec in CODE_PATHSPECS)
+_OBJECT_ID = re.compile(rb"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
+_ASKED_ONE_BY_ONE = 2048
+"""Blobs whose presence is asked for one by one at most; more are looked up in the store's own list."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +94,8 @@ class Hydration:
     seconds: float = 0.0
     note: str | None = None
     """Why the history is not complete (the budget), None when it is."""
+    carried: int = 0
+    """Of `missing`, the blobs an earlier run listed and left (`PENDING_FILE`), not listed again."""
 
 
 def hydrate(
@@ -111,10 +129,11 @@ def hydrate(
     started = time.monotonic()
     deadline = started + max_seconds
     stopped = f"{max_seconds:g} s budget"
-    missing = _listed_within(git_dir, head, env=env, seconds=min(timeout, max_seconds))
-    if missing is None:
+    listing = _listed_within(git_dir, head, env=env, seconds=min(timeout, max_seconds))
+    if listing is None:
         unlisted = f"{PARTIAL_CLONE_NOTE} (listing them stopped at its {stopped})"
         return _record(git_dir, Hydration(head, complete=False, seconds=time.monotonic() - started, note=unlisted))
+    missing, carried = listing
     fetching = _Fetching(git_dir, env, secrets, timeout, max_bytes, deadline)
     if head_read is None:
         left = fetching.fetch(missing)
@@ -131,7 +150,9 @@ def hydrate(
     note = None
     if complete:
         _record_hydrated(git_dir, head, env=env, timeout=timeout)
+        _drop_pending(git_dir)
     else:
+        _write_pending(git_dir, head, left)
         if fetching.grown >= max_bytes:
             stopped = f"{max_bytes / 1024 / 1024:g} MiB budget"
         note = (
@@ -147,6 +168,7 @@ def hydrate(
         fetches=fetching.fetches,
         seconds=time.monotonic() - started,
         note=note,
+        carried=carried,
     )
     return _record(git_dir, outcome)
 
@@ -193,14 +215,35 @@ def _head_blobs(git_dir: Path, head: str, *, env: dict[str, str], timeout: float
     return {record.split(b"\t", 1)[0].split(b" ")[2].decode("ascii") for record in out.split(b"\0") if record}
 
 
-def _listed_within(git_dir: Path, head: str, *, env: dict[str, str], seconds: float) -> list[str] | None:
-    """`missing_source_blobs` within a time limit; None when it ran out (or there was none)."""
+def _listed_within(git_dir: Path, head: str, *, env: dict[str, str], seconds: float) -> tuple[list[str], int] | None:
+    """`_missing_since_last_run` within a time limit; None when it ran out (or there was none)."""
     if seconds <= 0:
         return None
     try:
-        return missing_source_blobs(git_dir, head, env=env, timeout=seconds)
+        return _missing_since_last_run(git_dir, head, env=env, timeout=seconds)
     except GitTimeoutError:
         return None
+
+
+def _missing_since_last_run(git_dir: Path, head: str, *, env: dict[str, str], timeout: float) -> tuple[list[str], int]:
+    """The missing source blobs reachable from `head`, newest first, and how many came from `PENDING_FILE`.
+
+    When an earlier run's pending list is of an ancestor of `head` (or of `head` itself), only the
+    history since that ancestor is listed, and the list's blobs still missing are added after it.
+    """
+    closed = _no_transport(env)
+    covered = hydrated_commits(git_dir, env=closed, timeout=timeout)
+    pending = _read_pending(git_dir)
+    carried: list[str] = []
+    if pending is not None and _is_ancestor(git_dir, pending[0], head, closed, timeout):
+        covered.append(pending[0])
+        carried = pending[1]
+    written = _written_source_blobs(git_dir, head, covered, env=closed, timeout=timeout)
+    listed = list(dict.fromkeys([*written, *carried]))
+    present = _present(git_dir, listed, env=closed, timeout=timeout)
+    missing = [blob for blob in listed if blob not in present]
+    new = {blob for blob in written if blob not in present}
+    return missing, sum(1 for blob in missing if blob not in new)
 
 
 def _record(git_dir: Path, outcome: Hydration) -> Hydration:
@@ -214,8 +257,8 @@ def missing_source_blobs(git_dir: Path, head: str, *, env: dict[str, str], timeo
     Every version of a file was written by some commit, so the blob ids the raw diffs of the
     branch's history name (a merge's own resolutions included, the root's files too) are every
     version.
-    Nothing is fetched: a raw diff compares tree entries only, presence is checked with
-    `--missing=print`, and both run with no transport allowed. History already hydrated
+    Nothing is fetched: a raw diff compares tree entries only, presence is read from the object
+    store's own list, and every command runs with no transport allowed. History already hydrated
     (`HYDRATED_REFS`) is not listed again.
 
     Args:
@@ -227,25 +270,72 @@ def missing_source_blobs(git_dir: Path, head: str, *, env: dict[str, str], timeo
     Returns:
         Blob ids, each once.
     """
+    closed = _no_transport(env)
+    covered = hydrated_commits(git_dir, env=closed, timeout=timeout)
+    written = _written_source_blobs(git_dir, head, covered, env=closed, timeout=timeout)
+    present = _present(git_dir, written, env=closed, timeout=timeout)
+    return [blob for blob in written if blob not in present]
+
+
+def _written_source_blobs(
+    git_dir: Path, head: str, covered: list[str], *, env: dict[str, str], timeout: float
+) -> list[str]:
+    """The source blobs the commits reachable from `head` and not from `covered` wrote, newest first, each once.
+
+    One raw log of every file (`-z`: paths exactly as stored), read as it streams; the source files
+    are picked here (`is_source_path`), so git compares tree entries by id and matches no pattern.
+    """
     args = [
         "log",
         "--format=",
         "--raw",
+        "-z",
         "--no-abbrev",
         "--no-renames",
-        "--full-history",
         "--diff-merges=dense-combined",  # a merge's own writes only: what it took from a parent, that parent wrote
         "--root",
         head,
     ]
-    if hydrated := hydrated_commits(git_dir, env=env, timeout=timeout):
-        args += ["--not", *hydrated]
-    closed = _no_transport(env)
-    out = _git(git_dir, [*args, "--", *CODE_PATHSPECS], env=closed, timeout=timeout)
-    blobs = (_new_blob(line) for line in out.decode("utf-8", "replace").splitlines())
-    written = list(dict.fromkeys(blob for blob in blobs if blob is not None))
-    present = present_objects(git_dir, written, with_objects=True, env=closed, timeout=timeout)
-    return [blob for blob in written if blob not in present]
+    if covered:
+        args += ["--not", *covered]
+    written: dict[str, None] = {}
+    rest = b""
+    with stream_git([*args, "--"], env=env, secrets=(), timeout=timeout, git_dir=git_dir) as output:
+        for chunk in output.chunks():
+            fields = (rest + chunk).split(b"\0")
+            rest = fields.pop()
+            rest = b"\0".join([*_raw_records(fields, written), rest])
+    _raw_records(rest.split(b"\0"), written)
+    return list(written)
+
+
+def _raw_records(fields: list[bytes], written: dict[str, None]) -> list[bytes]:
+    """Add the source blobs of complete `<raw line>\\0<path>` pairs to `written`; return an unpaired tail."""
+    index = 0
+    while index < len(fields):
+        line = fields[index].lstrip(b"\n")
+        if not line.startswith(b":"):
+            index += 1  # the separator between two commits' records
+            continue
+        if index + 1 >= len(fields):
+            return fields[index:]
+        if is_source_path(fields[index + 1]) and (blob := _new_blob(line.decode("ascii", "replace"))) is not None:
+            written.setdefault(blob, None)
+        index += 2
+    return []
+
+
+def is_source_path(path: bytes) -> bool:
+    """Whether a path is one `CODE_PATHSPECS` matches in git's tree diffs: it ends with a source suffix
+    (git's `*` spans slashes; a folder whose name ends so is not matched for what it holds).
+
+    Args:
+        path: The path as git stores it.
+
+    Returns:
+        True for a source file's path.
+    """
+    return path.endswith(_SOURCE_SUFFIXES)
 
 
 def _new_blob(raw_line: str) -> str | None:
@@ -254,13 +344,49 @@ def _new_blob(raw_line: str) -> str | None:
     A commit's line is `:<old mode> <new mode> <old> <new> <status>`; a merge's combined line has
     one colon, mode and id per parent before the result's (`::100644 100644 100644 <p1> <p2> <new> MM`).
     """
-    head = raw_line.split("\t", 1)[0]
-    parents = len(head) - len(head.lstrip(":"))
-    fields = head[parents:].split(" ")
+    parents = len(raw_line) - len(raw_line.lstrip(":"))
+    fields = raw_line[parents:].split(" ")
     if parents == 0 or len(fields) != 2 * parents + 3:
         return None
     mode, blob = fields[parents], fields[2 * parents + 1]
     return None if mode == "160000" or not blob.strip("0") else blob
+
+
+def _present(git_dir: Path, ids: list[str], *, env: dict[str, str], timeout: float) -> set[str]:
+    """Which of `ids` the mirror holds (nothing is fetched).
+
+    A few are asked for one by one (``rev-list --missing=print``); many are looked up in the list of
+    every object the store holds, which costs a blob-less mirror a tenth of a second where asking
+    for each cost git/git's 119k missing blobs 2.9 s of git CPU (mostly rescanning the pack folder
+    for each absent one).
+    """
+    if len(ids) <= _ASKED_ONE_BY_ONE:
+        return present_objects(git_dir, ids, with_objects=True, env=env, timeout=timeout)
+    listing = ["cat-file", "--batch-all-objects", "--batch-check=%(objectname)", "--unordered"]
+    stored = set(_git(git_dir, listing, env=env, timeout=timeout).decode("ascii").split())
+    return stored.intersection(ids)
+
+
+def _read_pending(git_dir: Path) -> tuple[str, list[str]] | None:
+    """The head an earlier run listed and the blobs it left (`PENDING_FILE`); None when absent or unreadable."""
+    try:
+        lines = (git_dir / PENDING_FILE).read_bytes().split(b"\n")
+    except OSError:
+        return None
+    ids = [line for line in lines if line]
+    if not ids or not all(_OBJECT_ID.match(line) for line in ids):
+        return None
+    return ids[0].decode("ascii"), [line.decode("ascii") for line in ids[1:]]
+
+
+def _write_pending(git_dir: Path, head: str, left: list[str]) -> None:
+    partial = git_dir / f"{PENDING_FILE}.tmp"
+    partial.write_text("".join(f"{line}\n" for line in [head, *left]))
+    os.replace(partial, git_dir / PENDING_FILE)
+
+
+def _drop_pending(git_dir: Path) -> None:
+    (git_dir / PENDING_FILE).unlink(missing_ok=True)
 
 
 def hydrated_commits(git_dir: Path, *, env: dict[str, str], timeout: float) -> list[str]:

@@ -8,8 +8,9 @@ the run's ChunksIndexed waits for it: the analysis that follows finds the histor
 note saying why it is not. The run reads (and so fetches) every changed file of the head itself, so
 the fetch leaves the head tree's blobs until the run says its reads are done (`head_files_read`) and
 then fetches only those still missing: no blob is fetched twice, and a file the run did not read
-leaves no hole. A failed fetch costs the history, never the run. See docs/doc-claims.md ("Blob-less
-mirrors").
+leaves no hole. A history too large for one run's budget is listed once: the next run lists only what
+came since and takes up the blobs the last one left. A failed fetch costs the history, never the
+run. See docs/doc-claims.md ("Blob-less mirrors").
 """
 
 from __future__ import annotations
@@ -88,9 +89,10 @@ def _hydrate(
         return None
     if hydration is not None and (hydration.fetched or hydration.note):
         logger.info(
-            "history blobs for doc claims: %d of %d fetched, %d bytes, %d requests, %.1f s%s",
+            "history blobs for doc claims: %d of %d fetched (%d left by the last run), %d bytes, %d requests, %.1f s%s",
             hydration.fetched,
             hydration.missing,
+            hydration.carried,
             hydration.bytes_fetched,
             hydration.fetches,
             hydration.seconds,
