@@ -33,7 +33,8 @@ CONNECTION_DOC = """\
 Signals
 =======
 
-The producer retries through ``kombu.Connection.ensure`` and ``requests.sessions.Session.request``;
+The producer retries through ``kombu.Connection.ensure`` and ``requests.sessions.Session.request``
+(not ``acmee.worker.Connection.retry``);
 the worker's step is started by ``acme.worker.connection.Connection.start_all``
 and stopped by ``Connection.shutdown``.
 """
@@ -54,6 +55,7 @@ def test_a_class_reached_through_a_root_that_is_not_ours_is_that_package_s(git_r
     assert "no package or class of this repository" in found["kombu.Connection.ensure"].evidence
     assert found["requests.sessions.Session.request"].status == "unverifiable"
     assert found["acme.worker.connection.Connection.start_all"].status == "contradicted"
+    assert found["acmee.worker.Connection.retry"].status == "contradicted"  # a slip of our package's name
     assert found["Connection.shutdown"].status == "contradicted"
 
 
@@ -186,14 +188,15 @@ def test_a_flag_named_as_another_program_s_option_is_that_program_s() -> None:
 
 def test_meta_variables_and_series_of_example_names_are_not_claims() -> None:
     text = (
-        "Warnings are turned into ``PytestRemovedInXWarning`` errors, see ``PytestRemovedIn9Warning``.\n\n"
+        "Warnings are turned into ``PytestRemovedInXWarning`` errors, see ``PytestRemovedIn9Warning``\n"
+        "and ``getXPath``.\n\n"
         "If ``plugin_a`` is installed and provides the fixture ``a_fix``, and ``plugin_b`` is installed,\n"
         "``plugin_cache`` is used.\n\n"
         " - ``a`` - all except ``pP``\n - ``N`` - none (since ``fE`` is the default), and ``toJSON``\n"
     )
     targets = set(_claims("doc/en/backwards-compatibility.rst", text))
     assert targets.isdisjoint({"PytestRemovedInXWarning", "plugin_a", "plugin_b", "pP", "fE"})
-    assert {"PytestRemovedIn9Warning", "plugin_cache", "toJSON"} <= targets
+    assert {"PytestRemovedIn9Warning", "getXPath", "plugin_cache", "toJSON"} <= targets
 
 
 def test_a_news_fragment_shown_by_its_naming_scheme_is_the_contributor_s_file() -> None:
@@ -224,3 +227,21 @@ def test_names_an_interactive_session_binds_are_the_example_s() -> None:
     claims = _claims("docs/next-steps.rst", text)
     assert claims["result.get"][0] is False
     assert claims["outcome.get"][0] is True
+
+
+def test_a_short_flag_with_its_number_attached_is_the_flag() -> None:
+    text = (
+        "Start them with `celery multi`:\n\n.. code-block:: console\n\n"
+        "    $ celery multi start 1 -A proj -l info -c4 --pidfile=/var/run/celery/%n.pid\n"
+    )
+    flags = {claim.target for claim in extract_claims("docs/userguide/workers.rst", text) if claim.kind == "flag"}
+    assert flags == {"-A", "-l", "-c", "--pidfile"}
+
+
+def test_a_root_named_as_the_repository_itself_is_ours(git_repo: GitRepo) -> None:
+    git_repo.write("package.json", '{"name": "acmekit", "repository": "https://github.com/acme/acmekit"}\n')
+    git_repo.write("src/core/connection.js", "class Connection {\n  open() {}\n}\nmodule.exports = Connection;\n")
+    git_repo.write("README.md", "# acmekit\n\nCall `acmekit.Connection.reopen()` after a failure.\n")
+    git_repo.commit("Connection")
+
+    assert statuses(git_repo)["acmekit.Connection.reopen()"] == "contradicted"

@@ -19,7 +19,9 @@ from sextant.doc_claims.claims.known_names import (
 
 ENV_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:__?[A-Z0-9]+)+$")
 ENV_REFERENCE = re.compile(r"\$\{?([A-Z][A-Z0-9_]*)\}?|%([A-Z][A-Z0-9_]*)%")
-FLAG = re.compile(r"^(--?[A-Za-z][\w-]*)(?:=.*)?$")
+FLAG = re.compile(r"^(--[A-Za-z][\w-]*|-[A-Za-z](?=\d+$)|-[A-Za-z][\w-]*)(?:\d+|=.*)?$")
+"""A flag and its name: `--force`, `--out=x` (`--out`), and a short flag with its number attached
+(`-c4`, `-j8`: `-c`, `-j`)."""
 SUBCOMMAND = re.compile(r"^[a-z][a-z0-9-]*$")
 PROGRAM = re.compile(r"^[a-z][a-z0-9._-]*$")
 IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -40,6 +42,8 @@ _SEGMENTS = re.compile(r"[/._-]+")
 _HUMPS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _SERIES_LETTERS = frozenset({"a", "b", "c"})
 _META_LETTERS = frozenset({"N", "X", "Y"})
+_BEFORE_META_LETTER = frozenset({"In", "Since", "Until", "Before", "After", "Version", "V", "Py", "Python"})
+"""Humps after which a lone `X` or `N` is a version left open (`RemovedInX`, `PythonN`), not an acronym."""
 _NEWS_FRAGMENT = re.compile(r"\+?\d+\.([a-z]+)(?:\.\d+)?(?:\.(?:md|rst|txt|adoc))?")
 
 
@@ -86,8 +90,11 @@ def is_placeholder(name: str) -> bool:  # noqa: PLR0911 - one exit per kind of p
     if len(parts) == 2 and lowered[1] in _SERIES_LETTERS and parts[0].isalpha():
         return True  # plugin_a and plugin_b: one of a series the example counts through
     humps = _HUMPS.findall(parts[0])
-    if any(hump in _META_LETTERS and humps[index + 1][0].isupper() for index, hump in enumerate(humps[1:-1], 1)):
-        return True  # PytestRemovedInXWarning: X stands for a version number
+    if any(
+        hump in _META_LETTERS and humps[index - 1] in _BEFORE_META_LETTER and humps[index + 1][0].isupper()
+        for index, hump in enumerate(humps[1:-1], 1)
+    ):
+        return True  # PytestRemovedInXWarning: X stands for a version number (getXPath keeps its X)
     return bool(humps) and humps[0].lower() in {"example", "sample", "foo"}  # exampleField, fooBar
 
 

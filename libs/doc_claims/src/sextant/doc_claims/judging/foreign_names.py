@@ -43,8 +43,8 @@ def foreign_reason(claim: Claim, absent_in_class: str | None, facts: CodeFacts, 
     if absent_in_class is None or len(parts) < 3 or parts[-2] != absent_in_class:
         return None
     root = parts[0]
-    if _is_ours(root, facts, own):
-        return None
+    if _is_ours(root, facts, own) or any(_one_edit_apart(root.lower(), name) for name in own):
+        return None  # `tich.text.Text` beside our `rich`: a slip of our package's name, still ours
     return f"{absent_in_class} is reached through {root}, which is no package or class of this repository"
 
 
@@ -52,4 +52,16 @@ def _is_ours(root: str, facts: CodeFacts, own: frozenset[str]) -> bool:
     """Whether a dotted name's first part is one of this repository's packages, modules or classes."""
     if root.lower() in own or root in facts.packages or root in facts.modules:
         return True
+    if root.lower() in {slug.rsplit("/", 1)[-1] for slug in facts.forge_repos}:
+        return True  # the repository's own name (`axios` of axios/axios), whatever its folders are called
     return any(site.symbol_type in _CLASS_TYPES for site in facts.symbols.get(root, ()))
+
+
+def _one_edit_apart(first: str, second: str) -> bool:
+    """Whether two words differ by one letter changed, added or dropped (`tich` and `rich`)."""
+    if abs(len(first) - len(second)) > 1 or first == second:
+        return False
+    if len(first) == len(second):
+        return sum(a != b for a, b in zip(first, second, strict=True)) == 1
+    shorter, longer = sorted((first, second), key=len)
+    return any(longer[:index] + longer[index + 1 :] == shorter for index in range(len(longer)))
