@@ -48,3 +48,35 @@ def test_thousands_of_names_are_one_search_and_the_removal_is_found(git_repo: Gi
     assert "connect" in found.added_by_removal
     assert set(search.found) == {"zz_open_socket"}
     assert search.note is None
+
+
+def test_an_older_sample_is_searched_in_the_files_that_changed_since_and_still_finds_the_removal(
+    git_repo: GitRepo,
+) -> None:
+    # 40 commits: the samples are 8, 16 and 32 commits back and the root. Only acme/old.py and
+    # acme/version.py change between them, so below the newest sample each tree is grepped in
+    # those files alone; the name lived only in old.py's early versions.
+    git_repo.write("acme/__init__.py", "")
+    git_repo.write("acme/stable.py", "def kept_helper(value):\n    return value\n")
+    git_repo.write("acme/old.py", "def zz_legacy_parse(text):\n    return text\n")
+    git_repo.commit("Start", date="2020-01-01T10:00:00+00:00")
+    removal = ""
+    for day in range(2, 41):
+        if day == 5:
+            git_repo.write("acme/old.py", "def parse(text):\n    return text\n")
+        git_repo.write("acme/version.py", f"VERSION = {day}\n")
+        sha = git_repo.commit(f"Commit {day}", date=f"2020-02-{day % 28 + 1:02d}T{day % 24:02d}:00:00+00:00")
+        removal = sha if day == 5 else removal
+    repo = open_history(git_repo.root)
+
+    search = find_past_definitions(repo, ["zz_legacy_parse", "never_defined_anywhere"], used={"parse"})
+
+    found = search.found["zz_legacy_parse"]
+    assert (found.path, found.defined) == ("acme/old.py", True)
+    assert found.removed_by is not None
+    assert found.removed_by.sha == removal
+    assert "parse" in found.added_by_removal
+    assert "never_defined_anywhere" not in search.found
+    assert search.trees == 4
+    assert search.trees_whole == 1  # the newest sample; the three older ones only in their changed files
+    assert search.note is None

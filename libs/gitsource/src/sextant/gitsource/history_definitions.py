@@ -9,7 +9,10 @@ in a few git calls whatever the number of names, never one per name:
    first: every name in one alternation inside that language's defining forms (`def N(`,
    `class N`, `func N(`, `type N `, `N = …` at the top level, …), so a name the head's code still
    uses everywhere costs its few definitions, not its every use. Names the head's code does not
-   use at all are also searched as words (the code once using one is evidence too).
+   use at all are also searched as words (the code once using one is evidence too). A sample whose
+   tree differs from the newer sample's in few code files (one `diff-tree --stdin` for all pairs)
+   is grepped in those files alone: its other files are the newer tree's blobs, already searched,
+   and only a name's newest hit counts. Two greps run at once, taken in order.
 3. For each name found, the removal lies between the newest sample that has it and the next newer
    one (or the head). One `git log -p -U0 -G` per such stretch, limited to the names and files it
    can hold, names the newest commit whose diff drops the definition (the stretches do not overlap:
@@ -30,6 +33,7 @@ import re
 import time
 from collections import defaultdict
 from collections.abc import Collection, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -170,6 +174,8 @@ class DefinitionSearch:
     note: str | None = None
     """Why the search was skipped or cut short (None when it ran to the end)."""
     trees: int = 0
+    trees_whole: int = 0
+    """Of the trees searched, those grepped whole (the others only in the files that differ from the newer sample's)."""
     bytes_read: int = 0
     seconds: float = 0.0
     samples: list[tuple[str, CommitRef]] | None = None
@@ -244,22 +250,7 @@ def find_past_definitions(
     samples = sample_commits(repo)
     search.samples = samples
     used_now = set(used)
-    hits: list[tuple[str, str, int, str]] = []
-    # Newest trees first, a batch per grep, so a spent budget still leaves the recent history searched.
-    for first in range(0, len(samples), _TREES_PER_GREP):
-        batch = [sha for sha, _ in samples[first : first + _TREES_PER_GREP]]
-        remaining = deadline - time.monotonic()
-        if remaining <= 0 or search.bytes_read > max_bytes:
-            search.note = _covered_note(first, len(samples), max_seconds, max_bytes)
-            break
-        try:
-            hits += _grep_trees(
-                dataclasses.replace(repo, timeout=remaining), wanted, used_now, batch, search, max_bytes
-            )
-        except GitTimeoutError:
-            search.note = _covered_note(first, len(samples), max_seconds, max_bytes)
-            break
-        search.trees = first + len(batch)
+    hits = _search_samples(repo, wanted, used_now, samples, search, deadline, max_bytes, max_seconds)
     definitions = {
         name: value
         for name, value in _newest_definitions(hits, samples, wanted).items()
@@ -312,34 +303,169 @@ def sample_commits(repo: HistoryRepository) -> list[tuple[str, CommitRef]]:
     return samples
 
 
-def _grep_trees(  # noqa: PLR0917 - the names, the trees, and the search the cost is added to
+_Hit = tuple[str, str, int, str]
+"""(tree, path, line, text): a line of a sampled tree that matched."""
+
+
+@dataclass(frozen=True)
+class _Unit:
+    """Sampled trees searched by one set of greps: consecutive whole trees, or one tree's changed files."""
+
+    first: int
+    """Index of the first of them among the samples."""
+    trees: tuple[str, ...]
+    changed: frozenset[str] | None = None
+    """For one tree: the files that differ from the newer sample's tree (the rest match as they did there)."""
+
+
+def _search_samples(  # noqa: PLR0917 - the look-up's inputs and its budgets
     repo: HistoryRepository,
     names: list[str],
     used: set[str],
-    trees: list[str],
+    samples: list[tuple[str, CommitRef]],
     search: DefinitionSearch,
+    deadline: float,
     max_bytes: int,
-) -> list[tuple[str, str, int, str]]:
-    """(tree, path, line, text) of the lines of the trees that define a name, or use a name the head does not.
+    max_seconds: float,
+) -> list[_Hit]:
+    """The hits of the sampled trees, newest first, within the budgets (`search.trees` and `note` say how far).
+
+    A tree that differs from the newer sample's in at most `_DELTA_FILES` code files is grepped in
+    those files alone: its other files hold the blobs the newer tree has, whose lines matched there
+    already, and the look-up keeps each name's newest hit only. So the dense recent samples cost
+    their few changed files. Whole trees are grepped a batch at a time. Two units are searched at
+    once (git works on one while the other's output is read), and their results are taken in
+    order, so a budget cut leaves the newest trees searched.
+    """
+    units = _units(samples, _changed_between(repo, samples, deadline))
+    hits: list[_Hit] = []
+    with ThreadPoolExecutor(max_workers=_CONCURRENT_GREPS, thread_name_prefix="history-grep") as pool:
+        running: dict[int, Future[list[bytes]]] = {}
+
+        def start(index: int) -> None:
+            remaining = deadline - time.monotonic()
+            if index < len(units) and index not in running and remaining > 0:
+                unit = units[index]
+                timed = dataclasses.replace(repo, timeout=remaining)
+                running[index] = pool.submit(_grep_outputs, timed, names, used, unit.trees, unit.changed)
+
+        for index, unit in enumerate(units):
+            start(index)
+            if index not in running or search.bytes_read >= max_bytes:
+                search.note = _covered_note(unit.first, len(samples), max_seconds, max_bytes)
+                break
+            start(index + 1)  # the next unit's greps run while this one's output is read
+            try:
+                hits += _account(running.pop(index).result(), search, max_bytes)
+            except GitTimeoutError:
+                search.note = _covered_note(unit.first, len(samples), max_seconds, max_bytes)
+                break
+            search.trees = unit.first + len(unit.trees)
+            search.trees_whole += len(unit.trees) if unit.changed is None else 0
+    return hits
+
+
+_DELTA_FILES = 1000
+"""A sampled tree is grepped in its changed files alone when at most this many code files differ from the
+newer sample's tree (the argument list stays short); past that, it is grepped whole."""
+_CONCURRENT_GREPS = 2
+
+
+def _changed_between(
+    repo: HistoryRepository, samples: list[tuple[str, CommitRef]], deadline: float
+) -> dict[int, frozenset[str]]:
+    """Sample index → the code files its tree and the newer sample's differ in (one `diff-tree --stdin`), when few.
+
+    Samples whose difference is larger than `_DELTA_FILES`, or could not be read, are left out
+    (they are grepped whole).
+    """
+    pairs = {samples[index - 1][0]: index for index in range(1, len(samples))}
+    remaining = deadline - time.monotonic()
+    if not pairs or remaining <= 0:
+        return {}
+    try:
+        out = dataclasses.replace(repo, timeout=remaining).git(
+            ["diff-tree", "--stdin", "-r", "--name-only", "--no-renames", "-z", "--", *CODE_PATHSPECS],
+            stdin="".join(f"{newer} {samples[index][0]}\n" for newer, index in pairs.items()).encode(),
+        )
+    except GitSourceError:
+        return {}
+    # Each pair that differs is headed by its first commit's id; a pair that does not prints nothing.
+    changed: dict[int, set[str]] = {index: set() for index in pairs.values()}
+    current: set[str] | None = None
+    for token in out.decode("utf-8", "surrogateescape").split("\0"):
+        text = token.strip("\n")
+        if text in pairs:
+            current = changed[pairs[text]]
+        elif text and current is not None:
+            current.add(text)
+    return {index: frozenset(paths) for index, paths in changed.items() if len(paths) <= _DELTA_FILES}
+
+
+def _units(samples: list[tuple[str, CommitRef]], changed: dict[int, frozenset[str]]) -> list[_Unit]:
+    """The samples in order as units of search: each tree with few changes alone, the others in batches."""
+    units: list[_Unit] = []
+    batch: list[int] = []
+
+    def close() -> None:
+        if batch:
+            units.append(_Unit(batch[0], tuple(samples[index][0] for index in batch)))
+            batch.clear()
+
+    for index, (sha, _) in enumerate(samples):
+        if index in changed:
+            close()
+            units.append(_Unit(index, (sha,), changed[index]))
+            continue
+        batch.append(index)
+        if len(batch) == _TREES_PER_GREP:
+            close()
+    close()
+    return units
+
+
+def _grep_outputs(
+    repo: HistoryRepository,
+    names: list[str],
+    used: set[str],
+    trees: tuple[str, ...],
+    only: frozenset[str] | None,
+) -> list[bytes]:
+    """The grep output, per language, of the lines of the trees that define a name, or use a name the head does not.
 
     Definitions are searched with each language's defining forms (one Perl-compatible grep per
     language over all the trees: one automaton, however many names), so a name the head still uses
     everywhere costs its few definitions, not its every use; names the head does not use at all
     are searched as words too (a past use is evidence for them). Without PCRE in git, one
-    `-F -w` grep of every name's uses.
+    `-F -w` grep of every name's uses. `only`: search these files alone (a language none of them
+    is written in is not searched).
     """
     greps = [
-        (["-P", "-e", _language_regex(templates, group, used)], pathspecs)
+        (["-P", "-e", _language_regex(templates, group, used)], specs)
         for templates, pathspecs in _LANGUAGES
+        if (specs := _restricted(pathspecs, only))
         for group in _name_groups(names, _PATTERN_CHARS // len(templates))
     ]
     try:
-        outputs = [_grep(repo, args, trees, pathspecs) for args, pathspecs in greps]
+        return [_grep(repo, args, trees, pathspecs) for args, pathspecs in greps]
     except GitTimeoutError:
         raise
     except GitSourceError:
         fixed = [arg for name in names[:_FIXED_STRING_NAMES] for arg in ("-e", name)]
-        outputs = [_grep(repo, ["-F", "-w", *fixed], trees, CODE_PATHSPECS)]
+        specs = _restricted(CODE_PATHSPECS, only)
+        return [_grep(repo, ["-F", "-w", *fixed], trees, specs)] if specs else []
+
+
+def _restricted(pathspecs: tuple[str, ...], only: frozenset[str] | None) -> tuple[str, ...]:
+    """The pathspecs, or (given files) those of the files they match, each taken literally."""
+    if only is None:
+        return pathspecs
+    suffixes = tuple(spec.removeprefix("*") for spec in pathspecs)
+    return tuple(f":(literal){path}" for path in sorted(only) if path.endswith(suffixes))
+
+
+def _account(outputs: list[bytes], search: DefinitionSearch, max_bytes: int) -> list[_Hit]:
+    """The hits of grep outputs, counted against the byte cap (output past it is not read)."""
     hits = []
     for out in outputs:
         if search.bytes_read + len(out) > max_bytes:
@@ -374,7 +500,7 @@ def _language_regex(templates: tuple[str, ...], names: list[str], used: set[str]
     return "|".join(f"(?:{form})" for form in forms)
 
 
-def _grep(repo: HistoryRepository, args: list[str], trees: list[str], pathspecs: tuple[str, ...]) -> bytes:
+def _grep(repo: HistoryRepository, args: list[str], trees: Iterable[str], pathspecs: tuple[str, ...]) -> bytes:
     """One `git grep` over the trees; empty when nothing matched."""
     try:
         return repo.git(["grep", "--null", "-n", "-I", "--no-color", "--no-textconv", *args, *trees, "--", *pathspecs])

@@ -83,7 +83,9 @@ def revise_with_past_names(
         elif resolution.status == "contradicted" and (resolution.absent_scope or resolution.absent_in_class):
             # `acme.session.Name`, `Session.close`: the doc is firm that our module or class holds it.
             revised.append((claim, resolution))
-        elif claim.kind == "symbol" and resolution.status == "contradicted" and (near := near_name(name, facts)):
+        elif (
+            claim.kind == "symbol" and resolution.status == "contradicted" and (near := near_name(name, facts, starts))
+        ):
             # Never defined, but one letter or word away from one of ours: a slip of the doc's.
             history = "absent at the head" if nothing_searched(search) else "never defined in this repository's history"
             evidence = f"{resolution.evidence}; {history}; did you mean {near}?"
@@ -147,6 +149,7 @@ class _NamesByStart:
     def __init__(self, facts: CodeFacts) -> None:
         self._facts = facts
         self._groups: dict[bool, dict[str, list[str]]] = {}
+        self._symbols_by_start: dict[str, list[str]] | None = None
 
     def starting(self, name: str, *, keys: bool) -> list[str]:
         """The own names (identifiers for keys, else symbols) that start with the name's first two letters."""
@@ -156,6 +159,15 @@ class _NamesByStart:
                 groups[own[:2]].append(own)
             self._groups[keys] = groups
         return self._groups[keys].get(name[:2], [])
+
+    def symbols_starting(self, name: str) -> list[str]:
+        """Today's symbols that start with the name's first two letters, in any case, in the facts' order."""
+        if self._symbols_by_start is None:
+            groups: dict[str, list[str]] = defaultdict(list)
+            for own in self._facts.symbols:
+                groups[own[:2].lower()].append(own)
+            self._symbols_by_start = groups
+        return self._symbols_by_start.get(name[:2].lower(), [])
 
 
 def _with_suggestion(resolution: Resolution, name: str, claim: Claim, starts: _NamesByStart) -> Resolution:
@@ -297,20 +309,21 @@ def _removed(resolution: Resolution, past: PastDefinition, facts: CodeFacts) -> 
     )
 
 
-def near_name(name: str, facts: CodeFacts) -> str | None:
+def near_name(name: str, facts: CodeFacts, starts: _NamesByStart | None = None) -> str | None:
     """Today's symbol a name is a slip of (`resolveFixurePath` → `resolveFixturePath`), or None.
 
     Args:
         name: A name the code never defined.
         facts: The head's code facts.
+        starts: The facts' symbols grouped by their first letters, when the caller asks for many names.
 
     Returns:
         The closest current symbol at least NEAR_NAME_RATIO alike, or None.
     """
     # A slip keeps the name's start: comparing only names that share its first two letters keeps the
     # cost small on repositories with tens of thousands of symbols.
-    start = name[:2].lower()
-    pool = [s for s in facts.symbols if abs(len(s) - len(name)) <= 8 and s[:2].lower() == start]
+    candidates = (starts or _NamesByStart(facts)).symbols_starting(name)
+    pool = [s for s in candidates if abs(len(s) - len(name)) <= 8]
     if len(pool) > _MAX_NEAREST_POOL:
         return None
     close = difflib.get_close_matches(name, pool, n=1, cutoff=NEAR_NAME_RATIO)

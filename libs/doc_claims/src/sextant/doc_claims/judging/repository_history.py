@@ -12,6 +12,7 @@ import dataclasses
 import resource
 import time
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -59,8 +60,9 @@ class RepositoryHistory:
     """Why the history look-up was skipped or cut short, once judge has run."""
     cost: dict[str, float] = field(default_factory=dict)
     """What the look-ups cost: trees searched, bytes read, seconds of the name look-up, and
-    judge_seconds for everything history added (look-up, past names, definition changes), and
-    judge_cpu_seconds, the CPU time of the same (this process and the git processes it ran)."""
+    judge_seconds for everything history added (look-up, past names, definition changes, the last
+    run beside the others: definition_seconds), and judge_cpu_seconds, the CPU time of the same
+    (this process and the git processes it ran)."""
 
     @classmethod
     def unavailable(cls, note: str) -> RepositoryHistory:
@@ -99,37 +101,73 @@ class RepositoryHistory:
             # Nothing to search: the names history would have decided say why they stay as they are.
             search = DefinitionSearch(searched=frozenset(absent_names(judged)), note=self.note)
             return revise_with_past_names(judged, facts, search)
+        repo = self.repo
+        self.cost = {}
+        # The two halves touch disjoint claims (names the head lacks; definitions the head verifies)
+        # and read history independently, so the definition changes run beside the name look-up:
+        # each waits on its own git processes, and a 2-core machine runs both at once.
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="definition-changes") as lane:
+            changes = None if repo.partial else lane.submit(self._definition_changes, repo, judged, facts)
+            revised = self._past_names(repo, judged, facts)
+            if changes is not None:
+                revised = _merged(revised, judged, changes.result())
+        self.cost["judge_seconds"] = time.monotonic() - started
+        self.cost["judge_cpu_seconds"] = _cpu_seconds() - cpu_started
+        return revised
+
+    def _past_names(
+        self, repo: HistoryRepository, judged: list[tuple[Claim, Resolution]], facts: CodeFacts
+    ) -> list[tuple[Claim, Resolution]]:
+        """Names the head lacks, judged by the sampled trees, the pass between them and the past packages."""
         used = facts.identifiers.keys()
-        if self.repo.partial and self.note is not None:
+        if repo.partial and self.note is not None:
             # A mirror not (fully) hydrated: nothing to search, for the reason the note gives.
             search = DefinitionSearch(searched=frozenset(absent_names(judged)), note=self.note)
         else:
             search = find_past_definitions(
-                self.repo, absent_names(judged), used=used, max_bytes=self.max_bytes, max_seconds=self.max_seconds
+                repo, absent_names(judged), used=used, max_bytes=self.max_bytes, max_seconds=self.max_seconds
             )
         sampled_seconds = search.seconds
         search = search_between_samples(
-            self.repo, search, used=used, max_bytes=self.max_bytes, max_seconds=self.between_seconds
+            repo, search, used=used, max_bytes=self.max_bytes, max_seconds=self.between_seconds
         )
         self.note = search.note or search.between_note
-        self.cost = {
-            "trees": search.trees,
-            "bytes": search.bytes_read,
-            "seconds": search.seconds,
-            "between_seconds": search.seconds - sampled_seconds,
-        }
-        judged = revise_with_past_names(judged, facts, search)
-        judged = revise_with_past_packages(judged, facts, self.repo, search.samples)  # trees suffice, blob-less too
-        if self.repo.partial:
-            return judged  # no old blobs to compare definitions with (the note says so)
-        if self.doc_commits is None:
-            self.doc_commits = _doc_commits(self.repo, {claim.doc for claim, _ in judged})
-        revised = revise_with_definition_changes(
-            judged, facts, self.repo, self.doc_commits, self.doc_texts, max_bytes=self.max_bytes
+        self.cost.update(
+            trees=search.trees,
+            trees_whole=search.trees_whole,
+            bytes=search.bytes_read,
+            seconds=search.seconds,
+            between_seconds=search.seconds - sampled_seconds,
         )
-        self.cost["judge_seconds"] = time.monotonic() - started
-        self.cost["judge_cpu_seconds"] = _cpu_seconds() - cpu_started
+        judged = revise_with_past_names(judged, facts, search)
+        return revise_with_past_packages(judged, facts, repo, search.samples)  # trees suffice, blob-less too
+
+    def _definition_changes(
+        self, repo: HistoryRepository, judged: list[tuple[Claim, Resolution]], facts: CodeFacts
+    ) -> list[tuple[Claim, Resolution]]:
+        """Verified claims whose definition lost what the doc uses since the line was written."""
+        started = time.monotonic()
+        if self.doc_commits is None:
+            self.doc_commits = _doc_commits(repo, {claim.doc for claim, _ in judged})
+        revised = revise_with_definition_changes(
+            judged, facts, repo, self.doc_commits, self.doc_texts, max_bytes=self.max_bytes
+        )
+        self.cost["definition_seconds"] = time.monotonic() - started
         return revised
+
+
+def _merged(
+    past: list[tuple[Claim, Resolution]], head: list[tuple[Claim, Resolution]], changed: list[tuple[Claim, Resolution]]
+) -> list[tuple[Claim, Resolution]]:
+    """The past-names revision with the definition changes laid over it.
+
+    The definition changes revise only claims the head verifies, which the past-names rules never
+    touch, so the two revisions of the same judged list combine claim by claim.
+    """
+    return [
+        changed_pair if changed_pair is not head_pair else past_pair
+        for past_pair, head_pair, changed_pair in zip(past, head, changed, strict=True)
+    ]
 
 
 def _cpu_seconds() -> float:
