@@ -18,6 +18,7 @@ from sextant.chunkstore.points import ChunkPoint, DenseUpdate
 from sextant.chunkstore.schema import (
     DATETIME_FIELDS,
     DENSE_VECTOR,
+    FRESHNESS_FIELD,
     RRF_K,
     SPARSE_VECTOR,
     IndexedField,
@@ -196,8 +197,8 @@ class EdgeChunkStore(ChunkStoreBase):
 
     def _indexed_at(self, ids: list[str]) -> dict[str, Any]:
         with self._open_shard() as shard:
-            stored = shard.retrieve(list(ids), qe.PayloadSelector.Include(["indexed_at"]), False)
-        return {str(record.id): (record.payload or {}).get("indexed_at") for record in stored}
+            stored = shard.retrieve(list(ids), qe.PayloadSelector.Include([FRESHNESS_FIELD]), False)
+        return {str(record.id): (record.payload or {}).get(FRESHNESS_FIELD) for record in stored}
 
     def _write_dense(self, updates: list[DenseUpdate]) -> None:
         vectors = [qe.PointVectors(update.id, {DENSE_VECTOR: update.dense}) for update in updates]

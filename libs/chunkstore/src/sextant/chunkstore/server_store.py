@@ -16,6 +16,7 @@ from sextant.chunkstore.points import ChunkPoint, DenseUpdate
 from sextant.chunkstore.schema import (
     DATETIME_FIELDS,
     DENSE_VECTOR,
+    FRESHNESS_FIELD,
     RRF_K,
     SPARSE_VECTOR,
     WRITE_BATCH,
@@ -50,7 +51,7 @@ def _unknown_age_overwrite(record: models.Record) -> models.OverwritePayloadOper
     unchanged = models.Filter(
         must=[
             models.HasIdCondition(has_id=[record.id]),
-            models.FieldCondition(key="indexed_at", match=models.MatchValue(value=payload.get("indexed_at", ""))),
+            models.FieldCondition(key=FRESHNESS_FIELD, match=models.MatchValue(value=payload.get(FRESHNESS_FIELD, ""))),
         ]
     )
     return models.OverwritePayloadOperation(
@@ -208,8 +209,8 @@ class QdrantServerChunkStore(ChunkStoreBase):
 
     def _indexed_at(self, ids: list[str]) -> dict[str, Any]:
         with self._serialised:
-            stored = self._client.retrieve(self._collection, ids=ids, with_payload=["indexed_at"])
-        return {str(record.id): (record.payload or {}).get("indexed_at") for record in stored}
+            stored = self._client.retrieve(self._collection, ids=ids, with_payload=[FRESHNESS_FIELD])
+        return {str(record.id): (record.payload or {}).get(FRESHNESS_FIELD) for record in stored}
 
     def _write_dense(self, updates: list[DenseUpdate]) -> None:
         # Conditional on the version checked, so a point rewritten since keeps no stale vector.
@@ -218,7 +219,7 @@ class QdrantServerChunkStore(ChunkStoreBase):
             by_version.setdefault(update.indexed_at, []).append(update)
         for indexed_at, group in by_version.items():
             unchanged = models.Filter(
-                must=[models.FieldCondition(key="indexed_at", match=models.MatchValue(value=indexed_at))]
+                must=[models.FieldCondition(key=FRESHNESS_FIELD, match=models.MatchValue(value=indexed_at))]
             )
             vectors = [models.PointVectors(id=update.id, vector={DENSE_VECTOR: update.dense}) for update in group]
             with self._serialised:

@@ -1,0 +1,97 @@
+"""How a payload is stored: the fields filters and partial reads need on their own, the rest as one value,
+and points written with every field on its own (by earlier versions) read as before."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import msgspec
+import qdrant_edge as qe
+
+from sextant.chunkstore import ChunkPayload, ChunkPoint
+from sextant.chunkstore.edge_store import EdgeChunkStore
+from sextant.chunkstore.file_index import FILE_INDEX_FIELDS
+from sextant.chunkstore.schema import (
+    FRESHNESS_FIELD,
+    PACKED_FIELD,
+    SPARSE_VECTOR,
+    IndexedField,
+    payload_from_stored,
+    payload_to_stored,
+)
+
+MakePoint = Callable[..., ChunkPoint]
+
+_EVERY_FIELD = {
+    "symbol": "Session.close",
+    "symbol_type": "method",
+    "parent": "Session",
+    "package": "acme.session",
+    "signature": "def close(self) -> None:",
+    "docstring": "Close it.",
+    "annotations": ["@final"],
+    "window": 1,
+    "window_count": 2,
+    "last_modified_at": "2025-01-02T03:04:05+00:00",
+    "file_chunk_count": 1,
+    "run_id": "run-1",
+    "file_added": True,
+    "dense_prefix": "# acme/session.py\n",
+    "symbol_last_modified_at": None,
+    "symbol_date_source": "file",
+}
+
+
+def test_only_filtered_and_partly_read_fields_are_stored_on_their_own(make_point: MakePoint) -> None:
+    payload = make_point("r", "acme/session.py", **_EVERY_FIELD).payload
+
+    stored = payload_to_stored(payload)
+
+    alone = {field.value for field in IndexedField} | set(FILE_INDEX_FIELDS) | {FRESHNESS_FIELD}
+    assert set(stored) == alone | {PACKED_FIELD}
+    assert isinstance(stored[PACKED_FIELD], str)
+    assert payload_from_stored(stored) == payload
+
+
+def test_a_field_stored_on_its_own_wins_over_the_packed_value(make_point: MakePoint) -> None:
+    payload = make_point("r", "a.py", last_modified_at="2025-01-01T00:00:00+00:00").payload
+    stored = payload_to_stored(payload)
+
+    stored["last_modified_at"] = None  # re-stamped in place: age unknown
+
+    assert payload_from_stored(stored).last_modified_at is None
+
+
+def _every_field_on_its_own(payload: ChunkPayload) -> dict[str, object]:
+    fields = msgspec.structs.asdict(payload)
+    return {key: value for key, value in fields.items() if value is not msgspec.UNSET}
+
+
+def test_points_stored_with_every_field_on_its_own_still_read(tmp_path: Path, make_point: MakePoint) -> None:
+    old = make_point("r", "acme/session.py", **_EVERY_FIELD)
+    new = make_point("r", "acme/other.py", start_line=5, symbol="other")
+    EdgeChunkStore(tmp_path, "c", 8).close()  # the collection and its payload indexes, as a store makes them
+    shard = qe.EdgeShard.load(str(tmp_path / "c"))
+    vectors = {SPARSE_VECTOR: qe.SparseVector(old.sparse.indices, old.sparse.values)}
+    shard.update(qe.UpdateOperation.upsert_points([qe.Point(old.id, vectors, _every_field_on_its_own(old.payload))]))
+    shard.flush()
+    shard.close()
+
+    store = EdgeChunkStore(tmp_path, "c", 8)
+    try:
+        store.upsert([new])
+
+        assert {payload.path: payload for payload in store.scroll_payloads("r")} == {
+            "acme/session.py": old.payload,
+            "acme/other.py": new.payload,
+        }
+        assert store.file_index("r")["acme/session.py"].blob_sha == old.payload.blob_sha
+        assert [payload.path for payload in store.find_symbols("r", "Session.")] == []
+        assert [payload.path for payload in store.find_symbols("r", "Session", prefix=True)] == ["acme/session.py"]
+        assert store.set_last_modified("r", {"acme/session.py": None, "acme/other.py": "2026-02-03"}) == 2
+        stamps = {payload.path: payload.last_modified_at for payload in store.scroll_payloads("r")}
+        assert stamps == {"acme/session.py": None, "acme/other.py": "2026-02-03"}
+        assert store.count_missing_dense("r") == 1
+    finally:
+        store.close()
