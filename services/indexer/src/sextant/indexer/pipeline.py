@@ -415,6 +415,10 @@ async def _parsed_groups(run: _Run) -> AsyncIterator[list[ParsedFile]]:
                 [file.blob_sha for file in read_slice],
                 run.deps.settings.rules.max_file_bytes,
             )
+        if start + READ_SLICE_FILES >= len(files):
+            # Every changed file is read: the history fetch may take the rest of the head while this
+            # slice is parsed, encoded and written, not after.
+            head_files_read(run.hydrating)
         for parse_start in range(0, len(read_slice), PARSE_SLICE_FILES):
             parse_slice = read_slice[parse_start : parse_start + PARSE_SLICE_FILES]
             with _tracer.start_as_current_span("indexer.parse", attributes={"sextant.files": len(parse_slice)}):
@@ -429,7 +433,6 @@ async def _parsed_groups(run: _Run) -> AsyncIterator[list[ParsedFile]]:
                     yield group
                     group, group_chunks = [], 0
         del blobs
-    head_files_read(run.hydrating)  # every changed file is read: the history fetch may take the rest of the head
     if group:
         yield group
 
