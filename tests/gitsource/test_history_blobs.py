@@ -349,3 +349,22 @@ def test_the_listing_picks_the_paths_git_s_own_pathspecs_match(git_repo: Any, tm
     expected = {line.split()[3] for line in by_git.splitlines() if line.startswith(":")}
     assert len(expected) == 4  # two versions of the .py and of the .go file
     assert set(listed) == expected
+
+
+def test_among_thousands_of_listed_blobs_only_those_the_mirror_lacks_are_missing(git_repo: Any, tmp_path: Path) -> None:
+    files = 2100  # more than are asked for one by one: presence is read from the store's object list
+    git_repo.commit_files("many", {f"pkg/f{index:04}.py": f"VALUE = {index}\n" for index in range(files)})
+    head = git_repo.commit_files("some", {f"pkg/f{index:04}.py": f"VALUE = -{index}\n" for index in range(10)})
+    mirror = RepoMirror(tmp_path / "cache")
+    source = RepoSource(git_repo.url)
+    state = mirror.sync(source)
+    git_dir = Path(state.path)
+    read = [entry.blob_sha for entry in mirror.list_tree(source, head)][:500]
+    mirror.read_blobs(source, read, 1 << 20)
+
+    listed = missing_source_blobs(git_dir, head, env=open_history(git_dir).env, timeout=60)
+
+    every = blob_ids_at(git_repo, "pkg")
+    assert len(every) == files + 10
+    assert set(listed) == every - set(read)
+    assert len(listed) == files + 10 - 500

@@ -362,9 +362,17 @@ def _present(git_dir: Path, ids: list[str], *, env: dict[str, str], timeout: flo
     """
     if len(ids) <= _ASKED_ONE_BY_ONE:
         return present_objects(git_dir, ids, with_objects=True, env=env, timeout=timeout)
+    wanted = {blob.encode("ascii") for blob in ids}
+    found: set[bytes] = set()
+    rest = b""
     listing = ["cat-file", "--batch-all-objects", "--batch-check=%(objectname)", "--unordered"]
-    stored = set(_git(git_dir, listing, env=env, timeout=timeout).decode("ascii").split())
-    return stored.intersection(ids)
+    with stream_git(listing, env=env, secrets=(), timeout=timeout, git_dir=git_dir) as output:
+        for chunk in output.chunks():
+            lines = (rest + chunk).split(b"\n")
+            rest = lines.pop()
+            found |= wanted.intersection(lines)  # memory for the ids asked about, not the whole store
+    found |= wanted.intersection([rest])
+    return {blob.decode("ascii") for blob in found}
 
 
 def _read_pending(git_dir: Path) -> tuple[str, list[str]] | None:
