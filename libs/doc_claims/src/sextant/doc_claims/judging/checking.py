@@ -25,6 +25,7 @@ from sextant.doc_claims.claims.known_names import (
     WELL_KNOWN_FILES,
 )
 from sextant.doc_claims.judging.code_facts import CodeFacts, Site, SymbolSite
+from sextant.doc_claims.judging.composed_names import composed_name
 from sextant.doc_claims.judging.finding import ClaimFinding, ClaimStatus
 from sextant.doc_claims.judging.foreign_names import foreign_reason
 from sextant.doc_claims.judging.index_coverage import has_no_extension, index_can_hold, unindexed_hidden_folder
@@ -393,6 +394,9 @@ def _resolve_env(claim: Claim, facts: CodeFacts) -> Resolution:
         return Resolution("verified", f"appears in {_where(site)}", site.path)
     if (site := facts.env_settings.get(name)) is not None:
         return Resolution("verified", f"set or read in {_where(site)} (a settings file or script)", site.path)
+    if (formed := composed_name(name, facts.composed_names)) is not None:
+        path, line, how = formed
+        return Resolution("verified", f"a setting name {path}:{line} forms: {how}", path)
     if name.startswith(THIRD_PARTY_ENV_PREFIXES) or name in THIRD_PARTY_ENV_NAMES or shapes.is_placeholder(name):
         return Resolution("unverifiable", f"{name} is not in the indexed code; platforms and tools read it")
     if claim.explicit:

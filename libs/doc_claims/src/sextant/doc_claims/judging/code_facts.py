@@ -14,6 +14,13 @@ from pathlib import PurePosixPath
 import msgspec
 
 from sextant.chunkstore.payload import ChunkPayload
+from sextant.doc_claims.judging.composed_names import (
+    NameParts,
+    forming_files,
+    joins_with_underscore,
+    name_parts,
+    upper_cases,
+)
 from sextant.doc_claims.judging.env_files import ENV_SETTINGS_LANGUAGE, env_settings
 from sextant.doc_claims.judging.program_names import declared_programs
 from sextant.doc_rules.kinds import chunk_kind
@@ -105,11 +112,11 @@ class CodeFacts:
     """Name → members assigned onto it from outside a class body (`CancelToken.source = function …`,
     `Router.prototype.route = …`, `Flask.json = property(…)`): a constructor function's or an object's API."""
     dotted_strings: Mapping[str, Site] = dataclasses.field(default_factory=dict)
+    """Dotted names the repository's own code writes as whole string literals (`"flask.commands"`: an
+    entry-point group, a logger or settings name) → where: named by the code, though no attribute."""
     retired_strings: Mapping[str, Site] = dataclasses.field(default_factory=dict)
     """Dotted names the code writes as string literals only on lines saying they are no longer supported
     or were removed (`'mocha.opts' is DEPRECATED and no longer supported`) → the first such line."""
-    """Dotted names the repository's own code writes as whole string literals (`"flask.commands"`: an
-    entry-point group, a logger or settings name) → where: named by the code, though no attribute."""
     signatures: Mapping[tuple[str, str], tuple[str, ...]] = dataclasses.field(default_factory=dict)
     """(file, qualified symbol) → its declaration line(s), one per definition (overloads, a property's
     getter and setter): what a definition looks like at the head."""
@@ -120,6 +127,9 @@ class CodeFacts:
     env_settings: Mapping[str, Site] = dataclasses.field(default_factory=dict)
     """Environment variables the repository's settings files no parser reads set or read (init
     scripts without an extension, systemd units, `.env` and `.conf` files) → the first place."""
+    composed_names: Mapping[str, NameParts] = dataclasses.field(default_factory=dict)
+    """Code files (not tests or samples) that form upper-case setting names from literal parts (a
+    template `'celery_{0}'`, a nested table's keys, upper-cased) → those parts (see composed_names)."""
     whole_tree: bool = False
     """True when `files` holds the commit's whole git tree (not only indexed files): then an absent
     path is absent from the repository, whatever its kind."""
@@ -171,6 +181,9 @@ class CodeFactsCollector:
         self._star_exports: set[str] = set()
         self._bindings: dict[str, frozenset[str]] = {}
         self._env_settings: dict[str, Site] = {}
+        self._name_parts: dict[str, NameParts] = {}
+        self._upper_casing: set[str] = set()
+        self._joining: set[str] = set()
 
     def add_tree(self, paths: Iterable[str]) -> None:
         """Take in every path of the commit's git tree, so paths are judged against all of it.
@@ -206,6 +219,7 @@ class CodeFactsCollector:
         for owner, member in attached_members(payload.text):
             self._attached[owner].add(member)
         if not _is_sample_path(path):
+            self._add_name_parts(path, payload)
             for offset, dotted, retired in dotted_string_literals(payload.text):
                 site = Site(path, payload.start_line + offset)
                 named = self._retired_strings if retired else self._dotted_strings
@@ -215,6 +229,21 @@ class CodeFactsCollector:
             site = Site(path, line)
             if program not in self._programs or site < self._programs[program]:
                 self._programs[program] = site
+
+    def _add_name_parts(self, path: str, payload: ChunkPayload) -> None:
+        """The parts this chunk forms setting names from, merged into its file's."""
+        if upper_cases(payload.text):
+            self._upper_casing.add(path)
+        if joins_with_underscore(payload.text):
+            self._joining.add(path)
+        parts = name_parts(payload.text, payload.start_line)
+        if parts is None:
+            return
+        known = self._name_parts.get(path)
+        if known is None:
+            self._name_parts[path] = parts
+        else:
+            known.take(parts)
 
     def _add_env_settings(self, path: str, payload: ChunkPayload) -> None:
         """A settings file no parser reads: only the environment variables it sets or reads count."""
@@ -301,6 +330,7 @@ class CodeFactsCollector:
             import_modules=import_modules,
             signatures={key: tuple(value) for key, value in self._signatures.items()},
             env_settings=self._env_settings,
+            composed_names=forming_files(self._name_parts, self._upper_casing, self._joining),
             whole_tree=self._whole_tree,
         )
 

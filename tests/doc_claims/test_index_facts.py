@@ -1,0 +1,143 @@
+"""Names the code has though no file writes them whole, and definitions a doc about the library means.
+
+Each test builds a small git repository shaped like a real project's case and judges it as
+`sextant docs-check` does: setting names a configuration module forms from templates and the keys of
+a nested table, upper-cased; a module that replaces itself at import and a class of another module;
+an enum base; a dotted name a string template forms. Each test also keeps a real finding beside what
+it clears.
+"""
+
+from __future__ import annotations
+
+from sextant.doc_claims import ClaimFinding, check_repository
+
+from ..conftest import GitRepo
+
+
+def findings_by_ref(git_repo: GitRepo) -> dict[str, ClaimFinding]:
+    return {finding.ref: finding for finding in check_repository(git_repo.root).findings}
+
+
+OLD_CONF = """\
+ACME_IMPORTS = ()
+ACMED_CONCURRENCY = 4
+ACMED_REDIRECT_LEVEL = 'WARNING'
+ACMED_OLD_TIMER = None
+BROKER_CONNECTION_TIMEOUT = 4
+ACME_TASK_SEND_SENT_EVENT = False
+"""
+DEFAULTS = """\
+from collections import deque
+
+OLD_NS = {'acme_{0}'}
+OLD_NS_WORKER = {'acmed_{0}'}
+
+
+def Namespace(__old__=None, **options):
+    if __old__ is not None:
+        for key, opt in options.items():
+            if not opt.old:
+                opt.old = {o.format(key) for o in __old__}
+    return options
+
+
+class Option:
+    old = set()
+
+    def __init__(self, default=None, **kwargs):
+        self.default = default
+        for attr, value in kwargs.items():
+            setattr(self, attr, value)
+
+
+NAMESPACES = Namespace(
+    imports=Option((), old=OLD_NS),
+    broker=Namespace(
+        connection_timeout=Option(4),
+        connection_retry=Option(True),
+    ),
+    task=Namespace(
+        __old__=OLD_NS,
+        send_sent_event=Option(False, old={'acme_send_task_sent_event'}),
+    ),
+    worker=Namespace(
+        __old__=OLD_NS_WORKER,
+        concurrency=Option(0),
+        redirect_level=Option(
+            'WARNING', old={'acme_redirect_level'},
+        ),
+    ),
+)
+
+
+def _to_compat(ns, key, opt):
+    if opt.old:
+        return [(oldkey.format(key).upper(), ns + key, opt) for oldkey in opt.old]
+    return [((ns + key).upper(), ns + key, opt)]
+
+
+def flatten(d, root='', keyfilter=_to_compat):
+    stack = deque([(root, d)])
+    while stack:
+        ns, options = stack.popleft()
+        for key, opt in options.items():
+            if isinstance(opt, dict):
+                stack.append((ns + key + '_', opt))
+            else:
+                yield from keyfilter(ns, key, opt)
+"""
+SETTINGS_DOC = """\
+# Settings
+
+Old setting names are still accepted:
+
+| Setting name | Replace with |
+|---|---|
+| `ACME_IMPORTS` | `imports` |
+| `ACMED_CONCURRENCY` | `worker_concurrency` |
+| `BROKER_CONNECTION_TIMEOUT` | `broker_connection_timeout` |
+| `ACME_SEND_TASK_SENT_EVENT` | `task_send_sent_event` |
+| `ACMED_REDIRECT_LEVEL` | `worker_redirect_level` |
+| `ACMED_OLD_TIMER` | `worker_timer` |
+"""
+
+
+def test_setting_names_a_module_forms_from_templates_and_table_keys_are_the_code_s(git_repo: GitRepo) -> None:
+    git_repo.commit_files(
+        "Settings module",
+        {"acme/__init__.py": '"""Acme."""\n', "acme/conf.py": OLD_CONF, "README.md": "# acme\n"},
+        date="2020-01-04T10:00:00+00:00",
+    )
+    git_repo.remove("acme/conf.py")
+    git_repo.write("acme/defaults.py", DEFAULTS)
+    git_repo.write("docs/settings.md", SETTINGS_DOC)
+    git_repo.commit("Lowercase settings, old names still accepted", date="2022-03-01T10:00:00+00:00")
+
+    found = findings_by_ref(git_repo)
+
+    # `'acme_{0}'` filled with a key, a nested table's namespace joined to its key, a literal old
+    # name: all upper-cased by the module, so the doc names settings the code accepts.
+    for name in ("ACME_IMPORTS", "ACMED_CONCURRENCY", "BROKER_CONNECTION_TIMEOUT", "ACME_SEND_TASK_SENT_EVENT"):
+        assert found[name].status == "verified", (name, found[name].evidence)
+    assert "acme/defaults.py" in found["ACMED_CONCURRENCY"].evidence
+    # A key whose entry writes its own old name (`old={'acme_redirect_level'}`) takes no template's
+    # name, and a setting no template or table forms is still gone.
+    assert found["ACMED_REDIRECT_LEVEL"].status == "contradicted", found["ACMED_REDIRECT_LEVEL"].evidence
+    assert found["ACMED_OLD_TIMER"].status == "contradicted", found["ACMED_OLD_TIMER"].evidence
+
+
+def test_a_module_that_never_upper_cases_forms_no_setting_names(git_repo: GitRepo) -> None:
+    git_repo.commit_files(
+        "Settings module",
+        {"acme/__init__.py": '"""Acme."""\n', "acme/conf.py": OLD_CONF, "README.md": "# acme\n"},
+        date="2020-01-04T10:00:00+00:00",
+    )
+    git_repo.remove("acme/conf.py")
+    git_repo.write("acme/defaults.py", DEFAULTS.replace(".upper()", ""))
+    git_repo.write("docs/settings.md", SETTINGS_DOC)
+    git_repo.commit("Lowercase settings, old names dropped", date="2022-03-01T10:00:00+00:00")
+
+    found = findings_by_ref(git_repo)
+
+    assert found["ACMED_CONCURRENCY"].status == "contradicted", found["ACMED_CONCURRENCY"].evidence
+    assert found["BROKER_CONNECTION_TIMEOUT"].status == "contradicted"
