@@ -141,3 +141,55 @@ def test_a_module_that_never_upper_cases_forms_no_setting_names(git_repo: GitRep
 
     assert found["ACMED_CONCURRENCY"].status == "contradicted", found["ACMED_CONCURRENCY"].evidence
     assert found["BROKER_CONNECTION_TIMEOUT"].status == "contradicted"
+
+
+FIVE_PY = """\
+import sys
+
+import vendored.five
+
+sys.modules[__name__] = vendored.five
+"""
+CONTROL_BIN = """\
+class control:
+    def call(self, method):
+        return method
+"""
+CONTROL_APP = """\
+class Control:
+    def inspect(self):
+        return self
+"""
+COMPAT_DOC = """\
+# Compatibility
+
+Time tasks with `acme.five.monotonic`; inspect workers with `acme.tasks.control.inspect`.
+`acme.bin.control.control.call` sends a command and `acme.bin.control.control.shout` is gone.
+"""
+
+
+def test_a_module_replacing_itself_and_a_class_of_another_module_are_not_contradicted(git_repo: GitRepo) -> None:
+    git_repo.commit_files(
+        "Compat modules",
+        {
+            "acme/__init__.py": '"""Acme."""\n',
+            "acme/five.py": FIVE_PY,
+            "acme/tasks/__init__.py": "from acme.local import recreate_module\n",
+            "acme/bin/__init__.py": '"""Programs."""\n',
+            "acme/bin/control.py": CONTROL_BIN,
+            "acme/app/__init__.py": '"""The app."""\n',
+            "acme/app/control.py": CONTROL_APP,
+            "docs/compat.md": COMPAT_DOC,
+        },
+    )
+
+    found = findings_by_ref(git_repo)
+
+    # `sys.modules[__name__] = …`: the module is another at import, which may hold any name.
+    assert found["acme.five.monotonic"].status == "verified", found["acme.five.monotonic"].evidence
+    # `control` after `acme.tasks` is none of that module's classes: not `acme/bin/control.py`'s class.
+    inspect = found["acme.tasks.control.inspect"]
+    assert inspect.status != "contradicted", inspect.evidence
+    # The class under its own module is still held to its members.
+    assert found["acme.bin.control.control.call"].status == "verified"
+    assert found["acme.bin.control.control.shout"].status == "contradicted"

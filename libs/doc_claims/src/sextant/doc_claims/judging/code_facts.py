@@ -31,7 +31,11 @@ from sextant.parsing.symbol_kinds import NON_DEFINITION_SYMBOL_TYPES
 # Identifiers, compound keys (a.b, dry-run) and flags (--force) as they appear in code text.
 _TOKEN = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*|[A-Za-z_]\w*(?:[.-][A-Za-z_]\w*)*")
 _COMPOUND_PARTS = re.compile(r"[.-]")
-_STAR_EXPORT = re.compile(r"^\s*from\s+\S+\s+import\s+\*|^\s*export\s+\*\s+from\b", re.M)
+_STAR_EXPORT = re.compile(
+    r"^\s*from\s+\S+\s+import\s+\*|^\s*export\s+\*\s+from\b"
+    r"|^\s*sys\.modules\[__name__\]\s*=",  # a module that replaces itself at import (`= vine.five`)
+    re.M,
+)
 _CLASS_TYPES = frozenset({"class", "struct", "interface", "record", "trait", "enum"})
 _BASES = re.compile(r"^\s*(?:class|struct|interface)\s+\w+\s*(?:\[[^\]]*\])?\s*\(([^)]*)\)|\bextends\s+([\w.]+)")
 _METADATA_FILES = frozenset({"pyproject.toml", "setup.cfg", "setup.py", "package.json", "go.mod", "Cargo.toml"})
@@ -103,7 +107,8 @@ class CodeFacts:
     bound_anywhere: frozenset[str] = frozenset()
     """Every name any code file binds (the union of file_bindings)."""
     star_exports: frozenset[str] = frozenset()
-    """Code files that re-export whole modules (`from x import *`, `export * from`): any name may be theirs."""
+    """Code files that re-export whole modules (`from x import *`, `export * from`) or replace themselves
+    at import (`sys.modules[__name__] = vine.five`): any name may be theirs."""
     class_bases: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
     """Class name → the simple names of its bases, from the declaration lines of every class of that
     name, each read through its file's import aliases (`class Blueprint(SansioBlueprint)` after
@@ -218,7 +223,7 @@ class CodeFactsCollector:
             self._aliases.setdefault(path, {}).update(aliases)
         for owner, member in attached_members(payload.text):
             self._attached[owner].add(member)
-        if not _is_sample_path(path):
+        if not is_sample_path(path):
             self._add_name_parts(path, payload)
             for offset, dotted, retired in dotted_string_literals(payload.text):
                 site = Site(path, payload.start_line + offset)
@@ -528,8 +533,8 @@ def _is_plain_member_name(token: str) -> bool:
     return token[0] != "_" and "." not in token
 
 
-def _is_sample_path(path: str) -> bool:
-    """Tests, examples and docs: code whose strings are not the repository's own names."""
+def is_sample_path(path: str) -> bool:
+    """Tests, examples, benchmarks and docs: code whose names and strings are not the repository's API."""
     parts = path.lower().split("/")
     return bool(set(parts[:-1]) & _SAMPLE_FOLDERS) or parts[-1].startswith("test_") or "_test." in parts[-1]
 

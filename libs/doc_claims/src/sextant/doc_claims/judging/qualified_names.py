@@ -6,18 +6,21 @@ look, and only there:
 
 - A qualifier that is a module of this repository (`acme.session`): the member must be defined in
   that module's file or named in it (an import, a re-export, an `__all__` entry).
-- A qualifier that is a class of this repository: the member must be defined on the class or on
-  one of its bases (followed through this repository's classes), or be named in the file of one of
-  them (an attribute set in `__init__`). A base from another package may supply anything: then the
-  claim is unverifiable rather than contradicted.
+- A qualifier that is a class of this repository (after a module, one that module defines or
+  binds: `acme.tasks.control.inspect` does not mean a class `control` of `acme/bin/`): the member
+  must be defined on the class or on one of its bases (followed through this repository's
+  classes), or be named in the file of one of them (an attribute set in `__init__`). A base from
+  another package may supply anything: then the claim is unverifiable rather than contradicted.
 - Any other qualifier is left to the caller (another library's name, most often).
+
+Classes of tests, examples, benchmarks and docs are not the API a doc's `Class.member` means.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sextant.doc_claims.judging.code_facts import CodeFacts, SymbolSite
+from sextant.doc_claims.judging.code_facts import CodeFacts, SymbolSite, is_sample_path
 
 _MAX_BASE_DEPTH = 6
 
@@ -58,9 +61,11 @@ def resolve_qualified(name: str, facts: CodeFacts) -> QualifiedLookup | None:
         rest = parts[cut:]
         if len(rest) == 1:
             return _in_module(module, path, member, facts)
-        if _class_sites(rest[-2], facts):
+        if _in_module(module, path, rest[0], facts).found and _class_sites(rest[-2], facts):
             return member_of_class(rest[-2], member, facts, qualifier=".".join(parts[:-1]))
-        return None  # an attribute of an object (`flask.request.files`): its type is not known here
+        # An attribute of an object (`flask.request.files`): its type is not known here. Nor is that of
+        # a name the module does not bind (`acme.tasks.control` when only `acme/bin/` has a class `control`).
+        return None
     qualifier = parts[-2]
     if member in facts.attached_members.get(qualifier, ()):
         return _attached(qualifier, member, facts)
@@ -89,7 +94,7 @@ def _in_module(module: str, path: str, member: str, facts: CodeFacts) -> Qualifi
             return QualifiedLookup(True, f"bound in {file} (module {module})", file)
         if file in facts.star_exports:
             return QualifiedLookup(
-                True, f"{file} re-exports whole modules (import *): {member} may be one of them", file
+                True, f"{file} re-exports whole modules or replaces itself at import: {member} may be one of them", file
             )
     return QualifiedLookup(False, f"module {module} ({files[0]}) has no {member}", files[0], module=module)
 
@@ -98,13 +103,8 @@ def _class_sites(name: str, facts: CodeFacts) -> list[SymbolSite]:
     return [
         s
         for s in facts.symbols.get(name, ())
-        if s.symbol_type in {"class", "struct", "interface", "record"} and not _is_sample(s.path)
+        if s.symbol_type in {"class", "struct", "interface", "record"} and not is_sample_path(s.path)
     ]
-
-
-def _is_sample(path: str) -> bool:
-    """Classes of tests, examples and docs are not the API a doc's `Class.member` means."""
-    return any(part in {"tests", "test", "examples", "example", "docs", "doc"} for part in path.lower().split("/")[:-1])
 
 
 def member_of_class(cls: str, member: str, facts: CodeFacts, *, qualifier: str) -> QualifiedLookup:
