@@ -193,3 +193,41 @@ def test_a_module_replacing_itself_and_a_class_of_another_module_are_not_contrad
     # The class under its own module is still held to its members.
     assert found["acme.bin.control.control.call"].status == "verified"
     assert found["acme.bin.control.control.shout"].status == "contradicted"
+
+
+CLOSE_CODES_PY = """\
+from enum import IntEnum
+
+from .vendor import LegacyCodes
+
+
+class WSCloseCode(IntEnum):
+    OK = 1000
+    MESSAGE_TOO_BIG = 1009
+
+
+class HTTPCodes(LegacyCodes):
+    NOT_FOUND = 404
+"""
+CLOSE_CODES_DOC = """\
+# Close codes
+
+`WSCloseCode.MESSAGE_TOO_BIG` and its `WSCloseCode.value`; `WSCloseCode.message_too_big` is the old
+spelling. `HTTPCodes.gone` may be the vendored base's.
+"""
+
+
+def test_an_enum_base_supplies_only_its_own_members(git_repo: GitRepo) -> None:
+    git_repo.commit_files(
+        "Close codes",
+        {"acme/__init__.py": '"""Acme."""\n', "acme/codes.py": CLOSE_CODES_PY, "docs/codes.md": CLOSE_CODES_DOC},
+    )
+
+    found = findings_by_ref(git_repo)
+
+    assert found["WSCloseCode.MESSAGE_TOO_BIG"].status == "verified"
+    assert found["WSCloseCode.value"].status == "verified", found["WSCloseCode.value"].evidence
+    # IntEnum gives `name` and `value`, not a lower-case twin of a member: the doc is behind.
+    assert found["WSCloseCode.message_too_big"].status == "contradicted", found["WSCloseCode.message_too_big"].evidence
+    # Any other base from elsewhere may still supply anything.
+    assert found["HTTPCodes.gone"].status == "unverifiable", found["HTTPCodes.gone"].evidence

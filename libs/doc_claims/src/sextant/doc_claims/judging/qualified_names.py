@@ -10,7 +10,9 @@ look, and only there:
   binds: `acme.tasks.control.inspect` does not mean a class `control` of `acme/bin/`): the member
   must be defined on the class or on one of its bases (followed through this repository's
   classes), or be named in the file of one of them (an attribute set in `__init__`). A base from
-  another package may supply anything: then the claim is unverifiable rather than contradicted.
+  another package may supply anything: then the claim is unverifiable rather than contradicted;
+  but an enum base (`IntEnum`) supplies only its own few members (`name`, `value`), so
+  `WSCloseCode.message_too_big` beside `MESSAGE_TOO_BIG = 1009` is contradicted.
 - Any other qualifier is left to the caller (another library's name, most often).
 
 Classes of tests, examples, benchmarks and docs are not the API a doc's `Class.member` means.
@@ -18,11 +20,19 @@ Classes of tests, examples, benchmarks and docs are not the API a doc's `Class.m
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 
 from sextant.doc_claims.judging.code_facts import CodeFacts, SymbolSite, is_sample_path
 
 _MAX_BASE_DEPTH = 6
+_STANDARD_BASES: dict[str, frozenset[str]] = {
+    form: frozenset(name for klass in base.__mro__ for name in vars(klass))  # dir() hides `name`, `value`
+    for base in (enum.Enum, enum.IntEnum, enum.Flag, enum.IntFlag)
+    for form in (base.__name__, f"enum.{base.__name__}")
+}
+"""Standard-library bases whose members are known (the enum family): a member none of them has and
+the class does not define is not there. Any other base from elsewhere may supply anything."""
 
 
 @dataclass(frozen=True)
@@ -107,6 +117,20 @@ def _class_sites(name: str, facts: CodeFacts) -> list[SymbolSite]:
     ]
 
 
+def _on_class(name: str, member: str, sites: list[SymbolSite], facts: CodeFacts) -> QualifiedLookup | None:
+    """The member as one of our classes defines, attaches or sets it, or None."""
+    for site in facts.qualified_symbols.get(f"{name}.{member}", ()):
+        return QualifiedLookup(
+            True, f"defined in {site.path}:{site.line} ({site.symbol_type} {site.qualified})", site.path, site
+        )
+    if member in facts.attached_members.get(name, ()):
+        return _attached(name, member, facts)
+    for site in sites:
+        if member in facts.file_bindings.get(site.path, frozenset()):
+            return QualifiedLookup(True, f"set in {site.path}, where class {name} is defined", site.path)
+    return None
+
+
 def member_of_class(cls: str, member: str, facts: CodeFacts, *, qualifier: str) -> QualifiedLookup:
     """Look a member up on a class of this repository and its bases.
 
@@ -129,20 +153,17 @@ def member_of_class(cls: str, member: str, facts: CodeFacts, *, qualifier: str) 
                 continue
             seen.add(name)
             sites = _class_sites(name, facts)
-            if not sites:
-                if name != cls and name not in {"object", "Generic", "Protocol", "ABC"}:
-                    foreign = foreign or name
-                continue
-            for site in facts.qualified_symbols.get(f"{name}.{member}", ()):
-                return QualifiedLookup(
-                    True, f"defined in {site.path}:{site.line} ({site.symbol_type} {site.qualified})", site.path, site
-                )
-            if member in facts.attached_members.get(name, ()):
-                return _attached(name, member, facts)
-            for site in sites:
-                if member in facts.file_bindings.get(site.path, frozenset()):
-                    return QualifiedLookup(True, f"set in {site.path}, where class {name} is defined", site.path)
-            following.extend(facts.class_bases.get(name, ()))
+            found: QualifiedLookup | None = None
+            if sites:
+                found = _on_class(name, member, sites, facts)
+                following.extend(facts.class_bases.get(name, ()))
+            elif name in _STANDARD_BASES:  # an enum base supplies only its own few members
+                if member in _STANDARD_BASES[name]:
+                    found = QualifiedLookup(True, f"{member} comes from base class {name} (standard library)", None)
+            elif name != cls and name not in {"object", "Generic", "Protocol", "ABC"}:
+                foreign = foreign or name
+            if found is not None:
+                return found
         frontier = following
         if not frontier:
             break
