@@ -231,3 +231,35 @@ def test_an_enum_base_supplies_only_its_own_members(git_repo: GitRepo) -> None:
     assert found["WSCloseCode.message_too_big"].status == "contradicted", found["WSCloseCode.message_too_big"].evidence
     # Any other base from elsewhere may still supply anything.
     assert found["HTTPCodes.gone"].status == "unverifiable", found["HTTPCodes.gone"].evidence
+
+
+COMMANDS_PY = """\
+from importlib.metadata import entry_points
+
+
+class CeleryCommand:
+    ext_fmt = '{self.namespace}.commands'
+
+    def load_extensions(self):
+        return entry_points(group=self.ext_fmt.format(self=self))
+"""
+EXTENDING_DOC = """\
+# Extending
+
+Register a sub-command in the `acme.commands` entry-point group; `acme.plugins` is gone.
+"""
+
+
+def test_a_dotted_name_a_string_template_forms_under_our_root_is_named(git_repo: GitRepo) -> None:
+    git_repo.commit_files(
+        "Commands",
+        {"acme/__init__.py": '"""Acme."""\n', "acme/bin/__init__.py": '"""Programs."""\n'}
+        | {"acme/bin/acme.py": COMMANDS_PY, "docs/extending.md": EXTENDING_DOC},
+    )
+
+    found = findings_by_ref(git_repo)
+
+    commands = found["acme.commands"]
+    assert commands.status == "verified", commands.evidence
+    assert "{}.commands" in commands.evidence
+    assert found["acme.plugins"].status == "contradicted"

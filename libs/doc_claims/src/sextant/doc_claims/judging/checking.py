@@ -328,9 +328,9 @@ def _resolve_symbol(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR0
     if name in facts.modules:
         path = facts.modules[name]
         return Resolution("verified", f"module {name} is {path}", path)
-    if (named := facts.dotted_strings.get(name)) is not None:
+    if (named := facts.string_site(name)) is not None:
         # `flask.commands`: an entry-point group, a logger or a settings name the code writes as a string.
-        return Resolution("verified", f"named as the string '{name}' in {_where(named)}", named.path)
+        return Resolution("verified", f"named as the string '{named[1]}' in {_where(named[0])}", named[0].path)
     if (retired := facts.retired_strings.get(name)) is not None:
         # The code names it only to say it is gone: the doc that presents it as current is behind.
         return Resolution(

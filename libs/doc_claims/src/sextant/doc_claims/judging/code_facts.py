@@ -118,7 +118,8 @@ class CodeFacts:
     `Router.prototype.route = …`, `Flask.json = property(…)`): a constructor function's or an object's API."""
     dotted_strings: Mapping[str, Site] = dataclasses.field(default_factory=dict)
     """Dotted names the repository's own code writes as whole string literals (`"flask.commands"`: an
-    entry-point group, a logger or settings name) → where: named by the code, though no attribute."""
+    entry-point group, a logger or settings name) → where: named by the code, though no attribute.
+    A template with a leading placeholder (`'{self.namespace}.commands'`) is kept as `{}.commands`."""
     retired_strings: Mapping[str, Site] = dataclasses.field(default_factory=dict)
     """Dotted names the code writes as string literals only on lines saying they are no longer supported
     or were removed (`'mocha.opts' is DEPRECATED and no longer supported`) → the first such line."""
@@ -138,6 +139,25 @@ class CodeFacts:
     whole_tree: bool = False
     """True when `files` holds the commit's whole git tree (not only indexed files): then an absent
     path is absent from the repository, whatever its kind."""
+
+    def string_site(self, name: str) -> tuple[Site, str] | None:
+        """Where the code writes a dotted name as a string: whole, or as a template that puts one of
+        our roots in front (`'{self.namespace}.commands'` for `celery.commands`), and which of them.
+
+        Args:
+            name: A dotted name.
+
+        Returns:
+            (site, the literal as written or templated), or None.
+        """
+        if (site := self.dotted_strings.get(name)) is not None:
+            return site, name
+        root, dot, rest = name.partition(".")
+        template = f"{DOTTED_TEMPLATE_ROOT}.{rest}"
+        ours = root in self.import_modules or root in self.packages
+        if dot and ours and (site := self.dotted_strings.get(template)) is not None:
+            return site, template
+        return None
 
     @classmethod
     def from_payloads(cls, payloads: Iterable[ChunkPayload]) -> CodeFacts:
@@ -442,7 +462,12 @@ _ATTACHED = re.compile(
     r"(?:\.prototype)?\.([A-Za-z_$][\w$]*)[ \t]*=(?!=)",
     re.M,
 )
-_DOTTED_STRING = re.compile(r"[\"']([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)[\"']")
+_DOTTED_STRING = re.compile(
+    r"[\"'](?:([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)"
+    r"|(?:\{[\w.]*\}|%s)((?:\.[A-Za-z_]\w*)+))[\"']"  # or a template: `'{self.namespace}.commands'`
+)
+DOTTED_TEMPLATE_ROOT = "{}"
+"""How a dotted template's leading placeholder is kept among dotted_strings: `{}.commands`."""
 
 
 def bound_names(text: str) -> set[str]:
@@ -503,6 +528,9 @@ def attached_members(text: str) -> set[tuple[str, str]]:
 def dotted_string_literals(text: str) -> list[tuple[int, str, bool]]:
     """(line offset, name, retired) of each dotted name written as a whole string literal (`"flask.commands"`).
 
+    A template whose placeholder leads (`'{self.namespace}.commands'`, `'%s.multi'`) is given as
+    `{}.commands`: the code forms such names with any root in front.
+
     A literal is retired when its line says the thing is gone ("'mocha.opts' is no longer supported",
     "was removed"): the code names it only to turn its users away.
 
@@ -517,7 +545,8 @@ def dotted_string_literals(text: str) -> list[tuple[int, str, bool]]:
         start = text.rfind("\n", 0, match.start()) + 1
         end = text.find("\n", match.end())
         line = text[start : end if end >= 0 else len(text)]
-        found.append((text.count("\n", 0, match.start()), match.group(1), _RETIRED.search(line) is not None))
+        name = match.group(1) or DOTTED_TEMPLATE_ROOT + match.group(2)
+        found.append((text.count("\n", 0, match.start()), name, _RETIRED.search(line) is not None))
     return found
 
 
