@@ -275,3 +275,20 @@ async def test_a_no_change_re_index_dates_nothing_and_a_docs_only_change_reads_n
     assert {name: payload.symbol_last_modified_at for name, payload in by_symbol(harness).items()} == {
         name: payload.symbol_last_modified_at for name, payload in first.items()
     }
+
+
+def test_a_folder_name_holding_space_b_slash_neither_hides_its_file_nor_dates_another(git_repo: Any) -> None:
+    # `diff --git a/d b/x.py b/d b/x.py`: the header's " b/" also appears inside the path.
+    git_repo.write("x.py", "A = 1\nB = 2\n")
+    git_repo.write("d b/x.py", "C = 3\n")
+    git_repo.commit("first", date=OLD)
+    git_repo.write("d b/x.py", "C = 3\nD = 4\n")
+    git_repo.commit("second", date=NEW)
+    git_repo.move("d b/x.py", "d b/y.py")
+    git_repo.commit("rename", date=NEWER)
+
+    dates = _dates_at_head(git_repo, ["x.py", "d b/y.py"])
+
+    assert dates.complete
+    assert dates.dates("x.py", 2) == _blame_times(git_repo, "x.py")
+    assert dates.dates("d b/y.py", 2) == _blame_times(git_repo, "d b/y.py")

@@ -336,7 +336,8 @@ class HistoryLineDates:
     def _file_diff(self, text: bytes, start: int, end: int, when: int) -> None:
         """One file's diff in a commit: only the followed files' hunks are read."""
         header_end = text.find(b"\n", start + 1, end)
-        old, new = _diff_paths(text[start + len(_SECTION) : end if header_end < 0 else header_end])
+        header = text[start + len(_SECTION) : end if header_end < 0 else header_end]
+        old, new = _diff_paths(header, text, header_end, end)
         lines = self._current.get(new)
         if lines is None:
             return
@@ -366,14 +367,39 @@ def _hunk_counts(header: bytes) -> tuple[int, int, int]:
     return (int(removed) if comma else 1, int(start), int(added) if comma_added else 1)
 
 
-def _diff_paths(header: bytes) -> tuple[bytes, bytes]:
-    """(old, new) path of a `diff --git a/… b/…` header; empty for a quoted one (its file keeps no dates)."""
+def _diff_paths(header: bytes, text: bytes = b"", header_end: int = -1, end: int = 0) -> tuple[bytes, bytes]:
+    """(old, new) path of a `diff --git a/… b/…` header; empty for a quoted one (its file keeps no dates).
+
+    A path may itself hold " b/" (`a/d b/x.py b/d b/x.py`), so the header is read as one path twice
+    when it is, a rename by its `rename from` / `rename to` lines (in `text` from `header_end` to the
+    first hunk or `end`), and only otherwise split at its last " b/".
+    """
     if not header.startswith(b"a/"):
         return b"", b""
+    body = header[2:]
+    half = (len(body) - 3) // 2
+    if len(body) % 2 and body[half : half + 3] == b" b/" and body[:half] == body[half + 3 :]:
+        return body[:half], body[:half]
+    if header_end >= 0:
+        first_hunk = text.find(_HUNK, header_end, end)
+        extended = text[header_end : end if first_hunk < 0 else first_hunk]
+        old, new = _extended_value(extended, b"\nrename from "), _extended_value(extended, b"\nrename to ")
+        if old is not None and new is not None:
+            return old, new
     cut = header.rfind(b" b/")
     if cut < 0:
         return b"", b""
     return header[2:cut], header[cut + 3 :]
+
+
+def _extended_value(extended: bytes, key: bytes) -> bytes | None:
+    """The rest of the extended header line that starts with `key`; None when absent, b"" when git quoted it."""
+    at = extended.find(key)
+    if at < 0:
+        return None
+    line_end = extended.find(b"\n", at + len(key))
+    value = extended[at + len(key) : line_end if line_end >= 0 else len(extended)]
+    return b"" if value.startswith(b'"') else value
 
 
 def _pathspecs(paths: Iterable[str]) -> list[str]:
