@@ -137,3 +137,18 @@ def test_a_reader_that_never_says_done_leaves_the_history_incomplete_not_marked(
     assert not hydration.complete
     assert hydration.note is not None
     assert not history_present(git_dir, head, env=open_history(git_dir).env, timeout=30)
+
+
+async def test_a_mirror_that_cannot_take_the_fetch_notes_costs_the_history_never_the_run(
+    harness: Any, git_repo: Any
+) -> None:
+    head = two_versions(git_repo)
+    source = RepoSource(git_repo.url, branch="main")
+    harness.deps.mirrors.sync(source)
+    git_dir = harness.deps.mirrors.mirror_dir(source)
+    (git_dir / STATE_FILE).mkdir()  # stands for a full disk or a read-only file: the outcome cannot be written
+
+    indexed = await harness.run()
+
+    assert indexed.head_sha == head
+    assert indexed.files_added == 2

@@ -87,6 +87,9 @@ def _hydrate(
     except GitSourceError as error:  # scrubbed of secrets by gitsource
         logger.warning("history blobs not fetched for doc claims: %s", error)
         return None
+    except OSError as error:  # the mirror's own files (outcome, pending list): a full disk, a read-only folder
+        logger.warning("history blobs for doc claims: the mirror's notes could not be written: %s", error)
+        return None
     if hydration is not None and (hydration.fetched or hydration.note):
         logger.info(
             "history blobs for doc claims: %d of %d fetched (%d left by the last run), %d bytes, %d requests, %.1f s%s",
