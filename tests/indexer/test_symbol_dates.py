@@ -292,3 +292,20 @@ def test_a_folder_name_holding_space_b_slash_neither_hides_its_file_nor_dates_an
     assert dates.complete
     assert dates.dates("x.py", 2) == _blame_times(git_repo, "x.py")
     assert dates.dates("d b/y.py", 2) == _blame_times(git_repo, "d b/y.py")
+
+
+def test_a_repositorys_own_diff_and_log_settings_do_not_change_the_dates(git_repo: Any) -> None:
+    # Read in place, git reads the repository's own config: merged hunks (context lines looking
+    # added), headers without a/ b/, a root commit shown without its diff.
+    git_repo.write("pkg/mod.py", "A = 1\nB = 2\nC = 3\nD = 4\nE = 5\n")
+    git_repo.commit("first", date=OLD)
+    git_repo.write("pkg/mod.py", "A = 10\nB = 2\nC = 3\nD = 4\nE = 50\n")
+    git_repo.commit("second", date=NEW)
+    expected = _blame_times(git_repo, "pkg/mod.py")
+    for key, value in [("diff.interHunkContext", "10"), ("diff.noprefix", "true"), ("log.showRoot", "false")]:
+        git_repo.git("config", key, value)
+
+    dates = _dates_at_head(git_repo, ["pkg/mod.py"])
+
+    assert dates.complete
+    assert dates.dates("pkg/mod.py", 5) == expected

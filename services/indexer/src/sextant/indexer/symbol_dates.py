@@ -256,8 +256,11 @@ class HistoryLineDates:
         self._take_told()
         if not self._current:
             return True
+        # The repository's own config is read when it is read in place: every option the parse relies
+        # on is given here (hunks never merged across unchanged lines, a/ b/ headers, the root's diff).
         args = [
-            "log", "--first-parent", "--diff-merges=first-parent", "-p", "-U0", "-M", "--no-color",
+            "log", "--first-parent", "--diff-merges=first-parent", "-p", "-U0", "--inter-hunk-context=0",
+            "-M", "--root", "--no-follow", "--src-prefix=a/", "--dst-prefix=b/", "--no-color",
             "--no-ext-diff", "--no-textconv", "--format=%x00%ct", self._head, "--", *_pathspecs(self._files),
         ]  # fmt: skip
         pending = b""
