@@ -246,3 +246,14 @@ def test_paths_only_a_merge_brought_get_the_merge_date(
     clone_for_recency(source, git_dir, window=None, env=env, secrets=(), timeout=60)
     read_recency(git_dir, "HEAD", env=env)
     assert count_objects(git_dir, "blob") == 0
+
+
+def test_a_repositorys_own_log_settings_do_not_undate_its_first_commits_files(git_repo: Any) -> None:
+    git_repo.write("a.py", "1")
+    git_repo.write("docs/readme.md", "1")
+    git_repo.commit("one", date=Y2020)
+    git_repo.write("a.py", "2")
+    git_repo.commit("two", date=Y2024)
+    git_repo.git("config", "log.showRoot", "false")  # read in place, git reads the repository's config
+
+    assert scan_recency(RepoSource(str(git_repo.root))).dates == {"a.py": Y2024, "docs/readme.md": Y2020}

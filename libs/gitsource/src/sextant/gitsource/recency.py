@@ -83,6 +83,7 @@ def git_log_arguments(head: str, since: str | None = None) -> list[str]:
         "-z",
         "--no-renames",
         "--name-status",
+        "--root",  # git's default, given so a repository read in place cannot hide its first commit's files
         "--diff-merges=off",
         "--no-show-signature",
         "--no-ext-diff",
