@@ -182,3 +182,18 @@ def test_mirror_folder_is_named_from_the_url_only(tmp_path: Path) -> None:
     assert plain == with_token
     assert plain.name.startswith("repo-")
     assert "sekret" not in str(plain)
+
+
+def test_a_local_repositorys_diff_settings_do_not_change_the_headers(source_repo: Any, tmp_path: Path) -> None:
+    # Read in place, git reads the repository's own config; the reviewer reads files from a/ b/ headers.
+    base = source_repo.git("rev-parse", "HEAD").strip()
+    source_repo.write("src/app.py", "print('v2')\n")
+    head = source_repo.commit("change")
+    for key, value in [("diff.noprefix", "true"), ("diff.mnemonicPrefix", "true")]:
+        source_repo.git("config", key, value)
+    source = RepoSource(str(source_repo.root))
+
+    patch = RepoMirror(tmp_path / "cache").diff(source, base, head)
+
+    assert "diff --git a/src/app.py b/src/app.py\n" in patch
+    assert "\n+++ b/src/app.py\n" in patch

@@ -287,6 +287,8 @@ class RepoMirror:
                 "--no-textconv",
                 "--find-renames",
                 "--submodule=short",
+                "--src-prefix=a/",  # a repository read in place cannot change the headers its readers parse
+                "--dst-prefix=b/",
                 base,
                 head,
                 "--",
