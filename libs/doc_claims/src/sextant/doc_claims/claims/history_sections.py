@@ -1,27 +1,40 @@
-"""Sections of a doc whose heading says they tell history ("Removed Features", "Removals for 5.0").
+"""Parts of a doc that say they tell history: the page, a section, a list.
 
 History is decided per section as well as per sentence: everything under "Removed in 2.0" names
-things the code is right to lack, even where the sentence itself only describes the old API. A
-"Deprecated" section is not history: it says the names still exist, and a name there that the code
-already removed is a finding.
+things the code is right to lack, even where the sentence itself only describes the old API; so
+does a section about "the previous mechanism" or about a project "Before 0.8" (a release before
+which it ran). A "Deprecated" section is not history: it says the names still exist, and a name
+there that the code already removed is a finding. A page whose title says it tells history
+(`history_pages`) is history as a whole, and a list a history sentence introduces is history item
+by item (`history_lists`).
 """
 
 from __future__ import annotations
 
 import re
 
+from sextant.doc_claims.claims.history_lists import history_led_lists
+from sextant.doc_claims.claims.history_pages import title_tells_history
+
 # "History" alone or "History of ...": "History Simplification" (git's) names a current feature.
 _HISTORY_HEADING = re.compile(r"^(?:removed\b|removals?\b|historical\b|history(?:$|\s+of\b))", re.I)
+# A section about what came before a release ("Flask Before 0.8", "stance (pre 6.0)") or about the
+# design that was replaced ("Shortcomings of the previous mechanism"); "Previous parameters" (the
+# ones just shown) has no article and is no history.
+_PAST_HEADING = re.compile(
+    r"\b(?:before|prior to|pre|until)[- ](?:[A-Za-z][\w.]*[- ])?v?\d+(?:\.\d+)+\b|\bthe (?:previous|former|old)\b", re.I
+)
 _RST_ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}\s*$")
 _MARKDOWN_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 
 
 def history_sections(text: str, *, markdown: bool) -> list[tuple[int, int]]:
-    """The text ranges under a heading that says its section tells history.
+    """The text ranges that say they tell history: the page by its title, sections, introduced lists.
 
     A section runs from its heading to the next heading of the same or a higher level; its
     subsections are part of it. reStructuredText levels follow the order the adornments first
-    appear in; Markdown ones the number of `#` (a `===`/`---` underline is level 1/2).
+    appear in; Markdown ones the number of `#` (a `===`/`---` underline is level 1/2). A page
+    whose first heading tells history is one range, the whole text.
 
     Args:
         text: The whole doc text.
@@ -31,18 +44,25 @@ def history_sections(text: str, *, markdown: bool) -> list[tuple[int, int]]:
     Returns:
         (start, end) character offsets, in document order.
     """
+    headings = _headings(text, markdown=markdown)
+    if headings and title_tells_history(headings[0][2]):
+        return [(0, len(text))]
     spans: list[tuple[int, int]] = []
     open_level: int | None = None
     open_start = 0
-    for offset, level, title in _headings(text, markdown=markdown):
+    for offset, level, title in headings:
         if open_level is not None and level <= open_level:
             spans.append((open_start, offset))
             open_level = None
-        if open_level is None and _HISTORY_HEADING.match(title.strip("`*_ ")) is not None:
+        if open_level is None and _heading_tells_history(title.strip("`*_ ")):
             open_level, open_start = level, offset
     if open_level is not None:
         spans.append((open_start, len(text)))
-    return spans
+    return sorted(spans + history_led_lists(text))
+
+
+def _heading_tells_history(title: str) -> bool:
+    return _HISTORY_HEADING.match(title) is not None or _PAST_HEADING.search(title) is not None
 
 
 def in_spans(offset: int, spans: list[tuple[int, int]]) -> bool:
@@ -69,7 +89,9 @@ def _headings(text: str, *, markdown: bool) -> list[tuple[int, int, str]]:
             continue
         underline = _RST_ADORNMENT.match(lines[index + 1]) if index + 1 < len(lines) else None
         title = line.strip()
-        if underline is None or not title or line[0].isspace() or _RST_ADORNMENT.match(line):
+        overlined = underline is not None and index > 0 and lines[index - 1].strip() == lines[index + 1].strip()
+        # Only an overlined title may be inset (` "The Big Instance" Refactor` between two `===` lines).
+        if underline is None or not title or (line[0].isspace() and not overlined) or _RST_ADORNMENT.match(line):
             continue
         if markdown:
             if underline.group(1) in "=-":
@@ -77,7 +99,6 @@ def _headings(text: str, *, markdown: bool) -> list[tuple[int, int, str]]:
             continue
         if len(lines[index + 1].rstrip()) < len(title):
             continue
-        overlined = index > 0 and lines[index - 1].strip() == lines[index + 1].strip()
         style = (underline.group(1), overlined)
         if style not in styles:
             styles.append(style)

@@ -2,7 +2,10 @@
 
 History is decided per sentence, not per document: "`on_load` hooks are no longer available",
 "`connect()` was removed in 2.0" or "In 1.x, use `Client.open`" name things the code is right to
-lack, so an absent name there is what the sentence says. A sentence announcing a future change
+lack, so an absent name there is what the sentence says; so do "does not need `cached_setup()`
+anymore" and a release named with its project ("The pre pytest-2.3 mechanism", "In Celery 4.0 ..."),
+though not a language's ("In Python 3.8"), nor "since" or "new in" one, which say what holds from
+that release on. A sentence announcing a future change
 ("`open` is pending deprecation", "will be removed") is not history: if the code already removed
 the thing, the sentence is behind the code, and that is a finding.
 """
@@ -23,13 +26,34 @@ _USED_TO = (
     r"|\bused to\s+(?:be|have|had|work|exist|accept|return|take|raise|live|support|require|need|mean|call|print|"
     r"show|default|point|contain|hold|ship|expose)\b"
 )
+# A release named with its project ("pytest-2.3", "Celery 4.0"). A language or runtime's release
+# ("Python 3.8", "Node 18.2") is a condition on the reader's machine, not this project's past, and
+# "section 4.1" or "step 2.3" is a place in the docs.
+_NAMED_RELEASE = (
+    r"(?!(?i:python|py|cpython|pypy|node|nodejs|node\.js|go|golang|java|ruby|rust|php|perl"
+    r"|section|chapter|step|figure|fig|table|part|page|line|lines|example|listing|appendix|rfc|pep|issue)\b)"
+    r"[A-Za-z][\w.]*[- ]v?\d+\.\d+"
+)
+# "prior to pytest-2.3", "In Celery 4.0 the task was ..."; "since Jinja 1.1 the context is ...",
+# "new in Jinja 1.1" and "in Jinja 1.1 and later" say what holds from that release on, today included.
+_BEFORE_NAMED_RELEASE = (
+    r"(?<![Nn]ew )(?<![Aa]dded )(?<![Ii]ntroduced )(?<![Aa]vailable )"
+    r"\b(?:[Ii]n|[Uu]ntil|[Bb]efore|[Pp]rior to|[Pp]re)[- ]"
+    + _NAMED_RELEASE
+    + r"(?![\d.]*(?:\+|\s+(?:and|or)\s+(?:later|newer|above|up)|\s+onwards))"
+)
+# "does not need `cached_setup()` anymore"; "any more" only where it ends the clause ("not any more
+# tasks" counts what is left).
+_NOT_ANYMORE = r"(?:\bnot|n't)\s+(?:\S+\s+){0,8}?(?:anymore\b|any more(?=\s*(?:[.,;:!?)]|$)))"
 _HISTORY = re.compile(
     r"\bno longer\b"
-    r"|\b(?:was|were|has been|have been|had been|got|been)\s+(?:\w+\s+)?"
+    r"|" + _NOT_ANYMORE + r"|\b(?:was|were|has been|have been|had been|got|been)\s+(?:\w+\s+)?"
     r"(?:removed|dropped|renamed|replaced|deleted|superseded|moved|merged)\b"
+    # "was changed from a class to a namedtuple in 3.1"; "if the file was changed, ..." is no history.
+    r"|\b(?:was|were|has been|have been|had been)\s+(?:\w+\s+)?changed\s+(?:from|to|in)\b"
     r"|\b(?:removed|dropped|renamed|deprecated|replaced)\s+(?:in|since|as of|with|by)\s+(?:version\s+|v)?\d"
     r"|\b(?:[Ii]n|[Uu]ntil|[Bb]efore|[Pp]rior to|[Ss]ince)\s+(?:version\s+|v)?\d+(?:\.\d+)*(?:\.x)?\b"
-    r"|\b\d+\.x\b"
+    r"|" + _BEFORE_NAMED_RELEASE + r"|\b\d+\.x\b"
     r"|" + _USED_TO + r"|\b(?:previously|formerly|older versions?|old(?:er)?\s+(?:API|name|names|behaviou?r|way|style)"
     r"|legacy|instead of|in favou?r of|has changed|have changed)\b",
 )
@@ -65,9 +89,22 @@ def tells_history(sentence: str) -> bool:
         sentence: One sentence of a doc.
 
     Returns:
-        True for "no longer", "was removed", "removed in 2.0", "In 1.x", "instead of", ...
+        True for "no longer", "not ... anymore", "was removed", "was changed", "removed in 2.0",
+        "In 1.x", "prior to pytest-2.3", "instead of", ...
     """
-    return _HISTORY.search(sentence) is not None and _FUTURE.search(sentence) is None
+    return _HISTORY.search(sentence) is not None and not announces_change(sentence)
+
+
+def announces_change(sentence: str) -> bool:
+    """Whether a sentence announces a change still to come ("pending deprecation", "will be removed").
+
+    Args:
+        sentence: One sentence (or list item) of a doc.
+
+    Returns:
+        True when the sentence says its name is about to go: the name should then still exist.
+    """
+    return _FUTURE.search(sentence) is not None
 
 
 _POSSESSIVE = re.compile(r"\b([A-Za-z][\w.-]*)(?:'s|s')\s*$")
