@@ -309,3 +309,17 @@ def test_a_repositorys_own_diff_and_log_settings_do_not_change_the_dates(git_rep
 
     assert dates.complete
     assert dates.dates("pkg/mod.py", 5) == expected
+
+
+def test_a_file_renamed_from_javascript_to_typescript_keeps_its_lines_dates(git_repo: Any) -> None:
+    # A migration renames m.js to m.ts: the pass follows the rename as blame does, though the head has no .js.
+    git_repo.write("web/m.js", "function a() {\n  return 1;\n}\n\nfunction b() {\n  return 2;\n}\n")
+    git_repo.commit("javascript", date=OLD)
+    git_repo.move("web/m.js", "web/m.ts")
+    git_repo.write("web/m.ts", "function a(): number {\n  return 1;\n}\n\nfunction b() {\n  return 2;\n}\n")
+    git_repo.commit("typescript", date=NEW)
+
+    dates = _dates_at_head(git_repo, ["web/m.ts"])
+
+    assert dates.complete
+    assert dates.dates("web/m.ts", 7) == _blame_times(git_repo, "web/m.ts")

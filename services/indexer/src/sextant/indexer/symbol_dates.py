@@ -405,12 +405,22 @@ def _extended_value(extended: bytes, key: bytes) -> bytes | None:
     return b"" if value.startswith(b'"') else value
 
 
+_RENAMED_ACROSS = ({"js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts"},)
+"""Suffixes a file commonly changes between by a rename (a JavaScript to TypeScript migration): git
+sees a rename only when both names match the pathspecs, so the siblings of a head suffix are logged too."""
+
+
 def _pathspecs(paths: Iterable[str]) -> list[str]:
     """Suffix globs for the files (a handful of patterns is far cheaper per commit than thousands of paths)."""
     specs = set()
     for path in paths:
         name = path.rsplit("/", 1)[-1]
-        specs.add(f"*.{name.rsplit('.', 1)[-1]}" if "." in name.lstrip(".") else f":(literal){path}")
+        if "." not in name.lstrip("."):
+            specs.add(f":(literal){path}")
+            continue
+        suffix = name.rsplit(".", 1)[-1]
+        siblings = next((family for family in _RENAMED_ACROSS if suffix in family), {suffix})
+        specs.update(f"*.{sibling}" for sibling in siblings)
     return sorted(specs)
 
 
