@@ -80,3 +80,17 @@ def test_an_older_sample_is_searched_in_the_files_that_changed_since_and_still_f
     assert search.trees == 4
     assert search.trees_whole == 1  # the newest sample; the three older ones only in their changed files
     assert search.note is None
+
+
+def test_the_repositorys_own_grep_and_diff_settings_do_not_hide_a_removal(git_repo: GitRepo) -> None:
+    # Git reads the repository's config (and the user's): a column in grep's output, headers without a/ b/.
+    removal = _history(git_repo)
+    for key, value in [("grep.column", "true"), ("diff.noprefix", "true"), ("diff.interHunkContext", "10")]:
+        git_repo.git("config", key, value)
+    repo = open_history(git_repo.root)
+
+    found = find_past_definitions(repo, ["zz_open_socket"], used={"connect", "host", "port"}).found["zz_open_socket"]
+
+    assert (found.path, found.defined) == ("acme/net.py", True)
+    assert found.removed_by is not None
+    assert found.removed_by.sha == removal

@@ -503,7 +503,7 @@ def _language_regex(templates: tuple[str, ...], names: list[str], used: set[str]
 def _grep(repo: HistoryRepository, args: list[str], trees: Iterable[str], pathspecs: tuple[str, ...]) -> bytes:
     """One `git grep` over the trees; empty when nothing matched."""
     try:
-        return repo.git(["grep", "--null", "-n", "-I", "--no-color", "--no-textconv", *args, *trees, "--", *pathspecs])
+        return repo.git(["grep", "--null", "-n", "--no-column", "-I", "--no-color", "--no-textconv", *args, *trees, "--", *pathspecs])
     except GitTimeoutError:
         raise
     except GitCommandError as error:
@@ -652,6 +652,7 @@ def diffs_naming(repo: HistoryRepository, names: Collection[str], paths: Collect
             "log",
             "-p",
             "-U0",
+            *PINNED_DIFF_OPTIONS,
             "--no-ext-diff",
             "--no-textconv",
             "--no-renames",
@@ -680,6 +681,8 @@ def commit_diffs(log: str) -> Iterable[tuple[CommitRef, list[str], list[str]]]:
 
 
 _RECORD_START = re.compile(r"(?:^|\n)\0")
+PINNED_DIFF_OPTIONS = ("--src-prefix=a/", "--dst-prefix=b/", "--inter-hunk-context=0")
+"""Given to every patch this module reads, so no config (the repository's, the user's) changes its headers or hunks."""
 _FILE_HEADER = re.compile(r"^diff --git a/(.*) b/(.*)$")
 
 
@@ -731,6 +734,7 @@ def _added_definitions(
         [
             "show",
             "-U0",
+            *PINNED_DIFF_OPTIONS,
             "--no-ext-diff",
             "--no-textconv",
             "--no-renames",
