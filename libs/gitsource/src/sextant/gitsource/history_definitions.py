@@ -503,7 +503,8 @@ def _language_regex(templates: tuple[str, ...], names: list[str], used: set[str]
 def _grep(repo: HistoryRepository, args: list[str], trees: Iterable[str], pathspecs: tuple[str, ...]) -> bytes:
     """One `git grep` over the trees; empty when nothing matched."""
     try:
-        return repo.git(["grep", "--null", "-n", "--no-column", "-I", "--no-color", "--no-textconv", *args, *trees, "--", *pathspecs])
+        fixed = ["grep", "--null", "-n", "--no-column", "-I", "--no-color", "--no-textconv"]
+        return repo.git([*fixed, *args, *trees, "--", *pathspecs])
     except GitTimeoutError:
         raise
     except GitCommandError as error:
@@ -682,7 +683,8 @@ def commit_diffs(log: str) -> Iterable[tuple[CommitRef, list[str], list[str]]]:
 
 _RECORD_START = re.compile(r"(?:^|\n)\0")
 PINNED_DIFF_OPTIONS = ("--src-prefix=a/", "--dst-prefix=b/", "--inter-hunk-context=0")
-"""Given to every patch this module reads, so no config (the repository's, the user's) changes its headers or hunks."""
+"""Given to every patch this module reads, so no config (the repository's, the user's) changes its
+headers or hunks."""
 _FILE_HEADER = re.compile(r"^diff --git a/(.*) b/(.*)$")
 
 
