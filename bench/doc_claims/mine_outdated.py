@@ -4,6 +4,7 @@ Usage:
     uv run --no-sync python bench/doc_claims/mine_outdated.py fixes /work/.mirror/pallets+click/repo [--max-commits N]
     uv run --no-sync python bench/doc_claims/mine_outdated.py changes /work/.mirror/pallets+click/repo [--max-commits N]
     uv run --no-sync python bench/doc_claims/mine_outdated.py traps FINDINGS.jsonl [--mirrors /work/.mirror]
+    uv run --no-sync python bench/doc_claims/mine_outdated.py lost-words /work/.mirror/aio-libs+aiohttp/repo
 
 `fixes` reads the doc diffs of the repository's history. A candidate is a removed doc line that
 names a callable or class `F` (`F(` or a code span) and another word `W` that the commit's added
@@ -22,6 +23,11 @@ evidence names a definition (`defined in path:line (type Name)`), it compares th
 parameters and members when the doc line was last written with those at the state and prints the
 ones that changed. Those are the outdated-looking claims: a person reads each and labels it a trap
 (`1-outdated-file-dates`) when the sentence still holds, or `stale-changed` when it does not.
+
+`lost-words` is the narrow form of `fixes`: a removed doc line's signature words only (an API
+directive's arguments, `w=` on a directive's continuation lines, a `:param w:` field), kept when no
+code file at the commit's parent names `w` at all while the code at the line's blame commit did. It
+finds far fewer candidates than `fixes`, and most of the real ones.
 
 This only proposes. Nothing it prints is a label until someone has read the doc line, the fixing
 commit and the definition at both dates (see README.md).
@@ -483,6 +489,52 @@ def mine_traps(findings: Path, mirrors: str) -> None:
         )
 
 
+_PARAM_FIELD = re.compile(r":param\s+(?:[\w.\[\], |]+\s+)?([A-Za-z_]\w*)\s*:")
+_ASSIGNED = re.compile(r"([A-Za-z_]\w*)\s*=(?!=)")
+
+
+def signature_words(text: str) -> set[str]:
+    """Parameter names a doc line gives an API: directive arguments, `w=` of a continued signature, `:param w:`."""
+    words = set(_PARAM_FIELD.findall(text))
+    if (directive := _DIRECTIVE.match(text)) is not None:
+        # the arguments only: a definition whose own name is gone lost no parameter
+        words |= set(_WORD.findall(directive.group(1).partition("(")[2]))
+    elif text.rstrip().endswith("\\"):
+        words |= set(_ASSIGNED.findall(text))
+    return {w for w in words if len(w) > 2 and w not in _COMMON}
+
+
+@cache
+def named_in_code(git_dir: str, commit: str, word: str) -> bool:
+    """Whether any code file (not tests, docs or examples) at the commit has the word."""
+    out = git(git_dir, "grep", "-l", "-w", "-F", word, commit, "--", *CODE_SPECS)
+    return any(not _NOT_CODE.search(hit.split(":", 1)[-1]) for hit in out.splitlines())
+
+
+def mine_lost_words(git_dir: str, max_commits: int) -> None:
+    for commit, parent, date, subject, doc, removed, added in doc_hunks(git_dir, max_commits):
+        if HISTORY_DOC.search(doc):
+            continue
+        kept = set(_WORD.findall(added))
+        for number, text in removed:
+            for word in sorted(signature_words(text) - kept):
+                if named_in_code(git_dir, parent, word):
+                    continue
+                written, day = blame(git_dir, parent, doc, number)
+                if not written or not named_in_code(git_dir, written, word):
+                    continue
+                row = {
+                    "state": parent,
+                    "doc": doc,
+                    "line": number,
+                    "lost": word,
+                    "line_written": f"{written[:10]} {day}",
+                    "doc_fixed_by": f"{commit[:10]} {date} {subject}",
+                    "text": text.strip(),
+                }
+                print(json.dumps(row), flush=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     sub = parser.add_subparsers(dest="mode", required=True)
@@ -492,6 +544,9 @@ def main() -> int:
     changes = sub.add_parser("changes")
     changes.add_argument("git_dir")
     changes.add_argument("--max-commits", type=int, default=3000)
+    lost = sub.add_parser("lost-words")
+    lost.add_argument("git_dir")
+    lost.add_argument("--max-commits", type=int, default=20000)
     traps = sub.add_parser("traps")
     traps.add_argument("findings", type=Path)
     traps.add_argument("--mirrors", default="/work/.mirror")
@@ -500,6 +555,8 @@ def main() -> int:
         mine_fixes(args.git_dir, args.max_commits)
     elif args.mode == "changes":
         mine_changes(args.git_dir, args.max_commits)
+    elif args.mode == "lost-words":
+        mine_lost_words(args.git_dir, args.max_commits)
     else:
         mine_traps(args.findings, args.mirrors)
     return 0
