@@ -489,6 +489,10 @@ def mine_traps(findings: Path, mirrors: str) -> None:
         )
 
 
+_API_DIRECTIVE = re.compile(
+    r"^\s*\.\. (?:py:)?(?:auto)?(?:function|method|class|attribute|exception|decorator"
+    r"|coroutinefunction|coroutinemethod|comethod|classmethod|staticmethod)::(.*)$"
+)
 _PARAM_FIELD = re.compile(r":param\s+(?:[\w.\[\], |]+\s+)?([A-Za-z_]\w*)\s*:")
 _ASSIGNED = re.compile(r"([A-Za-z_]\w*)\s*=(?!=)")
 
@@ -496,7 +500,7 @@ _ASSIGNED = re.compile(r"([A-Za-z_]\w*)\s*=(?!=)")
 def signature_words(text: str) -> set[str]:
     """Parameter names a doc line gives an API: directive arguments, `w=` of a continued signature, `:param w:`."""
     words = set(_PARAM_FIELD.findall(text))
-    if (directive := _DIRECTIVE.match(text)) is not None:
+    if (directive := _API_DIRECTIVE.match(text)) is not None:
         # the arguments only: a definition whose own name is gone lost no parameter
         words |= set(_WORD.findall(directive.group(1).partition("(")[2]))
     elif text.rstrip().endswith("\\"):
