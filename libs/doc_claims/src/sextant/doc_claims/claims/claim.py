@@ -40,3 +40,7 @@ class Claim(msgspec.Struct, frozen=True, kw_only=True):
     in_history_sentence: bool = False
     """The sentence tells history ("was removed in 2.0", "no longer", "In 1.x"): an absent name there
     is what the sentence says, not an error."""
+    in_sample: bool = False
+    """Read off a code sample's qualified name (`aiohttp.web.run_app`): a claim only when its first
+    part, the owner, is one of the repository's own names (otherwise no claim at all), and an alarm only
+    when the history shows the name removed."""

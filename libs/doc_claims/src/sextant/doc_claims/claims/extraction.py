@@ -13,7 +13,7 @@ from sextant.doc_claims.claims import name_shapes as shapes
 from sextant.doc_claims.claims.claim import Claim
 from sextant.doc_claims.claims.history_sections import history_sections, in_spans
 from sextant.doc_claims.claims.inline_reference import inline_claims
-from sextant.doc_claims.claims.known_names import PYTHON_BUILTINS, WELL_KNOWN_FILES
+from sextant.doc_claims.claims.known_names import BUILD_TOOLS, PYTHON_BUILTINS, WELL_KNOWN_FILES
 from sextant.doc_claims.claims.name_shapes import Draft
 from sextant.doc_claims.claims.prose_context import clause_before
 from sextant.doc_claims.claims.sentences import owner_named, sentence_around, tells_history
@@ -155,10 +155,55 @@ def extract_claims(doc_path: str, text: str, *, first_line: int = 1) -> list[Cla
                         linked=draft.linked,
                         forge=draft.forge,
                         in_history_sentence=tells_history(sentence) or in_spans(mention.offset, removed_sections),
-                        owner=owner_named(clause_before(text, mention.offset - 1), sentence),
+                        owner=_owner(mention, text, sentence),
+                        in_sample=mention.form == "sample_name",
                     )
                 )
     return claims
+
+
+def _owner(mention: Mention, text: str, sentence: str) -> str | None:
+    """Whose the name is: a code sample's qualified name is its first part's (`aiohttp` of
+    `aiohttp.web.run_app`), so it counts only when that is this repository's; a name in prose is
+    whoever the sentence names."""
+    if mention.form == "sample_name":
+        return mention.text.split(".", 1)[0].lower()
+    clause = clause_before(text, mention.offset - 1)
+    if (named := owner_named(clause, sentence)) is not None:
+        return named
+    if (tool := _TOOL_BEFORE.search(clause.rstrip("`*_ "))) is not None and tool.group(1).lower() in BUILD_TOOLS:
+        return tool.group(1).lower()  # "We use setuptools `extra_requires`"
+    if mention.form == "inline":
+        return _linked_home(mention, text)
+    return None
+
+
+_TOOL_BEFORE = re.compile(r"(?:^|\s)([A-Za-z][\w-]*)$")
+_ITEM_START = re.compile(r"[ \t]*(?:[-*+]|\d+[.)])[ \t]+[`*]*")
+_ITEM_END = re.compile(r"\n[ \t]*\n(?=[ \t]*(?:[-*+]|\d+[.)])[ \t])|\n(?=\S)")
+"""Where a list item's text ends: the next item after a blank line, or a line back at the margin."""
+_HOME_URL = re.compile(r"https?://(?:www\.)?([\w.-]+)/([\w.-]+)/([\w.-]+)[^\s<>`)]*")
+
+
+def _linked_home(mention: Mention, text: str) -> str | None:
+    """Whose a list item's name is when the item starts with it and links to its home elsewhere.
+
+    "* ``celery_tasks``: Monitors … https://github.com/munin-monitoring/contrib/…/celery_tasks": a list
+    of plug-ins, each with the link to where it lives, names other repositories' things. The owner is
+    the linked repository (`munin-monitoring/contrib`); the judge keeps a claim whose link is into
+    this repository, as its metadata names it.
+    """
+    line_start = text.rfind("\n", 0, mention.offset) + 1
+    if _ITEM_START.fullmatch(text[line_start : mention.offset]) is None:
+        return None
+    after = text[mention.end :][:600]
+    item = after[: (end.start() if (end := _ITEM_END.search(after)) is not None else len(after))]
+    simple = mention.text.strip("`").rsplit(".", 1)[-1].rsplit("/", 1)[-1]
+    for url in _HOME_URL.finditer(item):
+        last = url.group(0).rstrip("/").rsplit("/", 1)[-1]
+        if simple and last.split(".", 1)[0] == simple:
+            return f"{url.group(2)}/{url.group(3)}".lower()
+    return None
 
 
 def _is_examples(target: str, names: set[str], own_names: set[str]) -> bool:
@@ -189,6 +234,8 @@ def _drafts(mention: Mention, text: str) -> list[Draft]:  # noqa: PLR0911 - one 
         return [Draft("symbol", name, name) for name in python_imports(mention.text) if not shapes.is_placeholder(name)]
     if mention.form == "example":
         return []
+    if mention.form == "sample_name":
+        return [] if shapes.is_placeholder(mention.text) else [Draft("symbol", mention.text, mention.text)]
     if mention.form == "link":
         return _link(mention.text)
     return _role(mention.role, mention.text)

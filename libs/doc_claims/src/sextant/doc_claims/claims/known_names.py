@@ -218,6 +218,15 @@ CODE_NOUNS = _words(
     """
 )
 
+# Packaging and build tools whose keywords and options docs name: "setuptools `extras_require`" is
+# setuptools' keyword, written with the tool's name before it as a reader says "Django `settings`".
+BUILD_TOOLS = _words(
+    """
+    bazel cargo distutils docutils flit gradle hatch hatchling maven meson mkdocs npm pdm pip pipenv
+    poetry pyinstaller rollup setuptools setuptools_scm sphinx tox twine vite webpack wheel yarn
+    """
+)
+
 # Nouns for modules: a single-word module is as often the standard library's as this repository's.
 MODULE_NOUNS: frozenset[str] = frozenset({"library", "module", "modules", "package", "packages"})
 

@@ -83,10 +83,13 @@ def check_claims(
         One finding per claim (none for changelog and release-notes docs), sorted by doc, line,
         ref and kind.
     """
-    judged = [(claim, resolve(claim, facts)) for claim in claims if not is_history_doc(claim.doc)]
+    own = own_names(facts)
+    # A code sample's `requests.get` or `session.get` says nothing of this repository: only a sample's
+    # name through one of our roots is a claim.
+    ours = [claim for claim in claims if not claim.in_sample or claim.owner in own]
+    judged = [(claim, _resolve_for(claim, facts)) for claim in ours if not is_history_doc(claim.doc)]
     if history is not None:
         judged = history.judge(judged, facts)
-    own = own_names(facts)
     findings = [
         _finding(claim, _as_history_sentence(claim, _as_foreign(claim, resolution, own, facts)))
         for claim, resolution in judged
@@ -124,8 +127,16 @@ def resolve(claim: Claim, facts: CodeFacts) -> Resolution:
     return resolvers[claim.kind](claim, facts)
 
 
+def _resolve_for(claim: Claim, facts: CodeFacts) -> Resolution:
+    """Resolve a claim; a code sample's name keeps no definition site, so it never joins the (budgeted)
+    comparison of definitions: the sample's signatures are the API directives' and prose's to claim."""
+    resolution = resolve(claim, facts)
+    return dataclasses.replace(resolution, site=None) if claim.in_sample else resolution
+
+
 def own_names(facts: CodeFacts) -> frozenset[str]:
-    """The repository's own names, lower-case: its import roots, packages and declared programs."""
+    """The repository's own names, lower-case: its import roots, packages and declared programs
+    (a claim's owner may also be a forge repository, `owner/name`, which the metadata decides)."""
     roots = {module.split(".", 1)[0] for module in facts.import_modules}
     return frozenset(
         name.lower() for name in roots | set(facts.programs) | {p.split(".", 1)[0] for p in facts.packages}
@@ -138,8 +149,12 @@ def _as_foreign(claim: Claim, resolution: Resolution, own: frozenset[str], facts
     history shows was ours (a removing commit) keeps its alarm."""
     if resolution.status != "contradicted":
         return resolution
-    if claim.owner is not None and claim.owner not in own:
-        reason: str | None = f"the doc names it as {claim.owner}'s"
+    if claim.in_sample and resolution.removed_by is None:
+        # Modules fill themselves at run time (proxies, `globals()` updates) and samples reach the
+        # reader's objects through our names: only the history's removing commit makes it news.
+        reason: str | None = "a code sample's name the history does not show removed"
+    elif claim.owner is not None and claim.owner not in own and claim.owner not in facts.forge_repos:
+        reason = f"the doc names it as {claim.owner}'s"
     elif resolution.removed_by is None:
         reason = foreign_reason(claim, resolution.absent_in_class, facts, own) or reader_member_reason(
             claim, resolution.absent_in_class, facts

@@ -1,9 +1,12 @@
-"""Which lines of a fenced or literal code block are claims: shell commands, env files, imports."""
+"""Which lines of a fenced or literal code block are claims: shell commands, env files, imports,
+and the qualified names a Python sample reaches the code through."""
 
 from __future__ import annotations
 
+import ast
 import re
 import sys
+import textwrap
 
 from sextant.doc_claims.syntax.mentions import Mention, MentionForm
 
@@ -79,7 +82,112 @@ def block_mentions(language: str, lines: list[tuple[int, str]]) -> list[Mention]
             for offset, text in lines
             if _FROM_IMPORT.match(text) or _IMPORT.match(text)
         ]
+    if lang in PYTHON_LANGUAGES or not lang:
+        mentions += sample_names(lines, labelled=bool(lang))
     return mentions
+
+
+def sample_names(lines: list[tuple[int, str]], *, labelled: bool) -> list[Mention]:
+    """Qualified names a Python sample reaches through a module it does not define: `aiohttp.web.run_app`.
+
+    A sample that calls `pkg.f()` or catches `pkg.Error` claims the package has them. Only names
+    whose first part the sample neither assigns, defines nor takes as a parameter are read (`app.run`
+    after `app = ...` is the sample's own object); a name the sample imports is read through its
+    import (`web.Application` after `from aiohttp import web` is `aiohttp.web.Application`). Comments
+    and strings are never read, nor the standard library's names. Whose the root is, the judge decides.
+
+    Args:
+        lines: (offset in the doc, text) for each line of the block's body.
+        labelled: The block says it is Python; a block with no language counts only when it parses
+            as Python and does something (a call, an import, an assignment, a statement with a body).
+
+    Returns:
+        One "sample_name" mention per name, at the line it is written on.
+    """
+    tree = _parsed_sample([text for _, text in lines])
+    if tree is None or (not labelled and not _does_something(tree)):
+        return []
+    bound, imported = _sample_bindings(tree)
+    mentions: list[Mention] = []
+    for node, written in _dotted_loads(tree):
+        root = written[0]
+        if root in bound:
+            continue
+        parts = [*imported[root].split("."), *written[1:]] if root in imported else written
+        if len(parts) < 2 or is_standard_library(parts[0]) or node.lineno > len(lines):
+            continue
+        offset, text = lines[node.lineno - 1]
+        name = ".".join(parts)
+        start = offset + len(text) - len(text.lstrip())
+        mentions.append(Mention(start, start + len(name), name, "sample_name"))
+    return mentions
+
+
+def _parsed_sample(texts: list[str]) -> ast.Module | None:
+    """The sample as Python, line for line; a session keeps only its prompted lines (the rest is output)."""
+    prompted = [_SESSION_LINE.match(text) for text in texts]
+    if any(match is not None and match.group(1) == ">>>" for match in prompted):
+        texts = [text[match.end() :] if match is not None else "" for text, match in zip(texts, prompted, strict=True)]
+    source = textwrap.dedent("\n".join(texts))
+    try:
+        tree = compile(source, "<sample>", "exec", flags=ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+    except (SyntaxError, ValueError):
+        return None  # a fragment, another language, or output: no names read
+    return tree if isinstance(tree, ast.Module) else None
+
+
+_SESSION_LINE = re.compile(r"^[ \t]*(>>>|\.\.\.)(?:[ \t]|$)")
+_ACTING = (ast.Call, ast.Import, ast.ImportFrom, ast.Assign, ast.Try, ast.With, ast.AsyncWith, ast.FunctionDef)
+
+
+def _does_something(tree: ast.Module) -> bool:
+    return any(isinstance(node, _ACTING) for node in ast.walk(tree))
+
+
+def _sample_bindings(tree: ast.Module) -> tuple[set[str], dict[str, str]]:
+    """Names the sample binds itself, and those it imports (the local name → the dotted name it stands for)."""
+    bound: set[str] = set()
+    imported: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            bound.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname is not None:
+                    imported[alias.asname] = alias.name
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                imported[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    return bound - set(imported), imported
+
+
+def _dotted_loads(tree: ast.Module) -> list[tuple[ast.Attribute, list[str]]]:
+    """Each longest `a.b.c` read (not assigned) in the sample, with its parts."""
+    found: list[tuple[ast.Attribute, list[str]]] = []
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and (parts := _parts(node)):
+            found.append((node, parts))
+            return
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
+    return found
+
+
+def _parts(node: ast.expr) -> list[str] | None:
+    if isinstance(node, ast.Name):
+        return [node.id]
+    if isinstance(node, ast.Attribute) and (parts := _parts(node.value)) is not None:
+        return [*parts, node.attr]
+    return None
 
 
 def python_imports(text: str) -> list[str]:

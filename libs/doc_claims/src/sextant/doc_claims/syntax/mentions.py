@@ -8,7 +8,7 @@ from typing import Literal
 
 _NOT_NEWLINE = re.compile(r"[^\n]")
 
-MentionForm = Literal["inline", "link", "role", "shell", "env_file", "python_import", "example"]
+MentionForm = Literal["inline", "link", "role", "shell", "env_file", "python_import", "example", "sample_name"]
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,117 @@
+"""Code samples that call the repository's own API by a qualified name claim that API exists.
+
+A doc's sample that catches `acme.FingerprintMismatch` or calls `acme.web.run_app` fails for the
+reader when the package no longer has them; the same sample's `requests.get`, its own `session.get`
+and the names in its comments and strings say nothing about this repository.
+"""
+
+from __future__ import annotations
+
+from sextant.doc_claims import ClaimFinding, check_repository, extract_claims
+
+from ..conftest import GitRepo
+
+
+def findings(git_repo: GitRepo) -> dict[str, ClaimFinding]:
+    return {finding.ref: finding for finding in check_repository(git_repo.root).findings}
+
+
+SAMPLE_DOC = """\
+Client
+======
+
+You may also verify certificates via fingerprint::
+
+  # acme.NotAName in a comment is no claim
+  bad_fp = b'0' * 64
+  try:
+      r = await session.get('https://example.org', ssl=acme.Fingerprint(bad_fp))
+  except acme.FingerprintMismatch as e:
+      exc = e
+  requests.get("acme.AlsoNotAName")
+  os.path.join("a", "b")
+
+A session in a Python block:
+
+.. code-block:: python
+
+    from acme import web
+
+    app = web.Application()
+    app.router.add_route('GET', '/', handler)
+    web.run_app(app)
+    web.make_app()
+
+>>> import acme
+>>> acme.web.Application()
+acme.web.OutputLine
+"""
+
+
+ERRORS_PY = "class Fingerprint:\n    pass\n\n\nclass {prefix}FingerprintMismatch(Exception):\n    pass\n"
+
+
+def test_a_sample_s_qualified_name_through_our_root_is_a_claim(git_repo: GitRepo) -> None:
+    git_repo.write("acme/__init__.py", "from .errors import Fingerprint\n")
+    git_repo.write("acme/errors.py", ERRORS_PY.format(prefix=""))
+    git_repo.write("acme/web.py", "class Application:\n    pass\n\n\ndef run_app(app):\n    pass\n")
+    git_repo.write("docs/client.rst", SAMPLE_DOC)
+    git_repo.commit("Client")
+    git_repo.write("acme/errors.py", ERRORS_PY.format(prefix="Server"))
+    git_repo.commit("Rename the fingerprint error")
+
+    found = findings(git_repo)
+
+    assert found["acme.FingerprintMismatch"].status == "contradicted"
+    assert found["acme.FingerprintMismatch"].removed_by is not None
+    assert found["acme.Fingerprint"].status == "verified"
+    assert found["acme.web.run_app"].status == "verified"  # `web` is the sample's import of acme.web
+    assert found["acme.web.Application"].status == "verified"
+    for not_claims in ("session.get", "requests.get", "os.path.join", "app.router.add_route", "acme.NotAName"):
+        assert not_claims not in found
+    assert "acme.AlsoNotAName" not in found
+    assert "acme.web.OutputLine" not in found  # a session's output line
+    assert found["acme.web.make_app"].status == "unverifiable"  # never defined: perhaps built at run time
+
+
+def test_a_language_less_block_is_read_only_when_it_acts_as_python() -> None:
+    doc = "Headers::\n\n    acme.hdrs.CONTENT_ID\n\nAnd::\n\n    part.headers[acme.hdrs.CONTENT_ID] = 'X'\n"
+
+    claims = [claim for claim in extract_claims("docs/multipart.rst", doc) if claim.in_sample and claim.owner == "acme"]
+
+    assert [(claim.line, claim.target) for claim in claims] == [(7, "acme.hdrs.CONTENT_ID")]
+
+
+SETUP_PY = "from setuptools import setup\n\nsetup(name='acme', extras_require={'redis': ['redis']})\n"
+EXTRAS_DOC = """\
+Features with extras
+====================
+
+We use setuptools `extra_requires` for this, and each new feature is read by `extras_requir`.
+
+Plug-ins
+--------
+
+* ``acme_tasks``: Monitors the number of times each task type has been executed.
+
+    https://github.com/munin-monitoring/contrib/blob/master/plugins/acme/acme_tasks
+
+* ``acme_cl_tasks``: Counts the workers (see https://github.com/munin-monitoring/contrib).
+"""
+
+
+def test_a_tool_named_before_a_name_or_a_list_item_linking_its_home_gives_it_away(git_repo: GitRepo) -> None:
+    git_repo.write("setup.py", SETUP_PY)
+    git_repo.write("acme/__init__.py", "def acme_cls_tasks():\n    pass\n\n\ndef extras_require():\n    pass\n")
+    git_repo.write("acme/contrib/__init__.py", "")  # a package of ours named like the linked repository
+    git_repo.write("CONTRIBUTING.rst", EXTRAS_DOC)
+    git_repo.commit("Extras")
+
+    found = findings(git_repo)
+
+    assert found["extra_requires"].status == "unverifiable"
+    assert "setuptools's" in found["extra_requires"].evidence
+    assert found["acme_tasks"].status == "unverifiable"
+    assert "munin-monitoring/contrib's" in found["acme_tasks"].evidence
+    assert found["acme_cl_tasks"].status == "contradicted"  # the link is not to the item's own name
+    assert found["extras_requir"].status == "contradicted"  # no tool named before it
