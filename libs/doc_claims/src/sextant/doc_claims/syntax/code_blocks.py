@@ -125,7 +125,7 @@ def sample_names(lines: list[tuple[int, str]], *, labelled: bool) -> list[Mentio
 
 def _parsed_sample(texts: list[str]) -> ast.Module | None:
     """The sample as Python, line for line; a session keeps only its prompted lines (the rest is output)."""
-    prompted = [_SESSION_LINE.match(text) for text in texts]
+    prompted = [_SESSION_PROMPT.match(text) for text in texts]
     if any(match is not None and match.group(1) == ">>>" for match in prompted):
         texts = [text[match.end() :] if match is not None else "" for text, match in zip(texts, prompted, strict=True)]
     source = textwrap.dedent("\n".join(texts))
@@ -136,7 +136,8 @@ def _parsed_sample(texts: list[str]) -> ast.Module | None:
     return tree if isinstance(tree, ast.Module) else None
 
 
-_SESSION_LINE = re.compile(r"^[ \t]*(>>>|\.\.\.)(?:[ \t]|$)")
+# An interactive session's prompt (`>>> ` or `... `), with the one blank that follows it.
+_SESSION_PROMPT = re.compile(r"^[ \t]*(>>>|\.\.\.)(?:[ \t]|$)", re.M)
 _ACTING = (ast.Call, ast.Import, ast.ImportFrom, ast.Assign, ast.Try, ast.With, ast.AsyncWith, ast.FunctionDef)
 
 
@@ -246,7 +247,6 @@ _DEFINITION = re.compile(
 )
 _IMPORTED = re.compile(r"^[ \t]*(?:>>>[ \t]+)?(?:from[ \t]+\S+[ \t]+)?import[ \t]+([^\n]+)", re.M)
 _STRING_NAME = re.compile(r"[\"']([A-Za-z][\w-]*)[\"']")
-_SESSION_PROMPT = re.compile(r"^[ \t]*(?:>>>|\.\.\.)[ \t]?", re.M)
 _PARAMETERS = re.compile(r"\b(?:def|function|func|fn)\s+\w+\s*\(([^)]*)\)")
 
 
