@@ -9,14 +9,21 @@ import msgspec
 SymbolDateSource = Literal["blame", "carried", "file"]
 
 
-class SparseVector(msgspec.Struct, frozen=True):
+# gc=False on the structs a run makes one of per chunk (here and ChunkPoint): they hold only strings,
+# numbers and lists of those, so they can never be part of a reference cycle. msgspec leaves a struct
+# of atoms and tuples untracked by itself (parsing's Chunk), but a list field made these tracked, and
+# every collection walked every live one: leaving them out halves the time the cyclic collector takes
+# in a first index (celery, 15k chunks: 0.34-0.40 -> 0.19 s CPU).
+
+
+class SparseVector(msgspec.Struct, frozen=True, gc=False):
     """A sparse vector: parallel lists of term indices and weights."""
 
     indices: list[int]
     values: list[float]
 
 
-class ChunkPayload(msgspec.Struct, kw_only=True, omit_defaults=True):
+class ChunkPayload(msgspec.Struct, kw_only=True, omit_defaults=True, gc=False):
     """Everything Sextant stores about one chunk besides its vectors.
 
     `last_modified_at` is left out entirely (UNSET) when the recency scan was skipped, so that a run

@@ -13,7 +13,7 @@ POINT_ID_NAMESPACE = uuid.UUID("4f0c7b1e-5a52-5b8e-9d3c-6e5a7c2b9f10")
 """Fixed uuid5 namespace of Sextant chunk point ids; changing it would orphan every stored point."""
 
 
-class ChunkPoint(msgspec.Struct, frozen=True, kw_only=True):
+class ChunkPoint(msgspec.Struct, frozen=True, kw_only=True, gc=False):  # no cycles: see payload.py
     """One chunk as written to the store: id, vectors and the payload."""
 
     id: str
