@@ -27,16 +27,15 @@ from sextant.gitsource.errors import GitSourceError, GitTimeoutError
 from sextant.gitsource.history_access import HistoryRepository
 from sextant.gitsource.history_definitions import (
     CODE_PATHSPECS,
-    CommitRef,
     DefinitionSearch,
     PastDefinition,
-    commit_file_diffs,
     defined_names,
     definition_pattern,
     forwards,
     is_test_or_sample,
     word_pattern,
 )
+from sextant.gitsource.history_patches import LOG_FORMAT, PINNED_DIFF_OPTIONS, CommitRef, commit_file_diffs
 
 DEFAULT_BETWEEN_SECONDS = 2.0
 """Budget of the pass between the samples: a history of a few thousand commits is read whole well
@@ -87,11 +86,12 @@ def search_between_samples(
                     "--diff-merges=first-parent",
                     "-p",
                     "-U0",
+                    *PINNED_DIFF_OPTIONS,
                     "--no-ext-diff",
                     "--no-textconv",
                     "--no-renames",
                     "--no-color",
-                    "--format=%x00%H%x00%cI%x00%s",
+                    LOG_FORMAT,
                     f"-G{regex}",
                     f"{oldest}..{newer}",
                     "--",

@@ -12,7 +12,8 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from sextant.gitsource.history_access import HistoryRepository
-from sextant.gitsource.history_definitions import CommitRef, commit_file_diffs, diffs_naming
+from sextant.gitsource.history_definitions import diffs_naming
+from sextant.gitsource.history_patches import CommitRef, commit_file_diffs
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,11 @@ from functools import cache
 
 from sextant.gitsource.errors import GitCommandError, GitSourceError, GitTimeoutError
 from sextant.gitsource.history_access import HistoryRepository
+from sextant.gitsource.history_patches import LOG_FORMAT, PINNED_DIFF_OPTIONS, commit_diffs
+
+# Other judges read these from here, as before the patch reading moved to its own module.
+from sextant.gitsource.history_patches import CommitRef as CommitRef  # noqa: PLC0414 - an explicit re-export
+from sextant.gitsource.history_patches import commit_file_diffs as commit_file_diffs  # noqa: PLC0414 - likewise
 
 DEFAULT_HISTORY_BYTES = 8 * 1024 * 1024
 DEFAULT_HISTORY_SECONDS = 15.0
@@ -132,16 +137,6 @@ _LANGUAGES = (
     (_OTHER_TEMPLATES, tuple(spec for spec in CODE_PATHSPECS if spec not in _OWN_FORMS.values())),
 )
 """(defining forms, the files they apply to): a language's templates and its file patterns."""
-
-
-@dataclass(frozen=True)
-class CommitRef:
-    """A commit as findings show it."""
-
-    sha: str
-    day: str
-    """Committer date, ISO 8601 in the committer's own offset (git's %cI)."""
-    subject: str
 
 
 @dataclass(frozen=True)
@@ -391,14 +386,14 @@ def _changed_between(
     except GitSourceError:
         return {}
     # Each pair that differs is headed by its first commit's id; a pair that does not prints nothing.
+    # Every other field is a path exactly as stored (a newline or a leading space is part of it).
     changed: dict[int, set[str]] = {index: set() for index in pairs.values()}
     current: set[str] | None = None
     for token in out.decode("utf-8", "surrogateescape").split("\0"):
-        text = token.strip("\n")
-        if text in pairs:
-            current = changed[pairs[text]]
-        elif text and current is not None:
-            current.add(text)
+        if (commit := token.strip("\n")) in pairs:
+            current = changed[pairs[commit]]
+        elif token and current is not None:
+            current.add(token)
     return {index: frozenset(paths) for index, paths in changed.items() if len(paths) <= _DELTA_FILES}
 
 
@@ -514,14 +509,27 @@ def _grep(repo: HistoryRepository, args: list[str], trees: Iterable[str], pathsp
 
 
 def _parse_hits(out: bytes) -> list[tuple[str, str, int, str]]:
+    """The (tree, path, line, text) rows of `git grep --null -n` output.
+
+    Each row is `tree:path NUL line NUL text LF`: the text ends at its newline, the path at its NUL,
+    so a path holding a newline is read whole (splitting rows at newlines first would cut it).
+    """
     hits = []
-    for row in out.decode("utf-8", "replace").split("\n"):
-        parts = row.split("\0")
-        if len(parts) != 3 or ":" not in parts[0]:
-            continue
-        tree, path = parts[0].split(":", 1)
-        hits.append((tree, path, int(parts[1]) if parts[1].isdigit() else 0, parts[2]))
+    fields = out.decode("utf-8", "surrogateescape").split("\0")
+    name = fields[0]
+    for position in range(1, len(fields) - 1, 2):
+        number, rest = fields[position], fields[position + 1]
+        text, _, following = rest.partition("\n")
+        if ":" in name:
+            tree, path = name.split(":", 1)
+            hits.append((tree, _readable(path), int(number) if number.isdigit() else 0, _readable(text)))
+        name = following
     return hits
+
+
+def _readable(text: str) -> str:
+    """Text read with surrogate escapes, shown as git's UTF-8 with any undecodable byte replaced."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def _newest_definitions(
@@ -659,64 +667,13 @@ def diffs_naming(repo: HistoryRepository, names: Collection[str], paths: Collect
             "--no-renames",
             "--diff-merges=off",
             "--no-color",
-            "--format=%x00%H%x00%cI%x00%s",
+            LOG_FORMAT,
             f"-G{regex}",
             commits,
             "--",
             *sorted(paths),
         ]
     )
-
-
-def commit_diffs(log: str) -> Iterable[tuple[CommitRef, list[str], list[str]]]:
-    """(commit, removed lines, added lines) of a `--format=%x00%H%x00%cI%x00%s -p -U0` log, in order."""
-    for record in _RECORD_START.split(log):
-        header, _, body = record.partition("\n")
-        fields = header.split("\0")
-        if len(fields) < 3 or "T" not in fields[1]:
-            continue
-        lines = body.split("\n")
-        removed = [line[1:] for line in lines if line.startswith("-") and not line.startswith("---")]
-        added = [line[1:] for line in lines if line.startswith("+") and not line.startswith("+++")]
-        yield CommitRef(fields[0], fields[1], fields[2]), removed, added
-
-
-_RECORD_START = re.compile(r"(?:^|\n)\0")
-PINNED_DIFF_OPTIONS = ("--src-prefix=a/", "--dst-prefix=b/", "--inter-hunk-context=0")
-"""Given to every patch this module reads, so no config (the repository's, the user's) changes its
-headers or hunks."""
-_FILE_HEADER = re.compile(r"^diff --git a/(.*) b/(.*)$")
-
-
-def commit_file_diffs(log: str) -> Iterable[tuple[CommitRef, str, list[str], list[str]]]:
-    """(commit, path, removed lines, added lines) per file of a `-p -U0` log with our header format.
-
-    Args:
-        log: The log's text.
-
-    Returns:
-        One tuple per file a commit changed, newest commit first.
-    """
-    for record in _RECORD_START.split(log):
-        header, _, body = record.partition("\n")
-        fields = header.split("\0")
-        if len(fields) < 3 or "T" not in fields[1]:
-            continue
-        commit = CommitRef(fields[0], fields[1], fields[2])
-        path: str | None = None
-        removed: list[str] = []
-        added: list[str] = []
-        for line in body.split("\n"):
-            if (file_header := _FILE_HEADER.match(line)) is not None:
-                if path is not None:
-                    yield commit, path, removed, added
-                path, removed, added = file_header.group(2), [], []
-            elif line.startswith("-") and not line.startswith("---"):
-                removed.append(line[1:])
-            elif line.startswith("+") and not line.startswith("+++"):
-                added.append(line[1:])
-        if path is not None:
-            yield commit, path, removed, added
 
 
 _ANY_DEFINITION = re.compile(
@@ -741,7 +698,7 @@ def _added_definitions(
             "--no-textconv",
             "--no-renames",
             "--no-color",
-            "--format=%x00%H%x00%cI%x00%s",
+            LOG_FORMAT,
             *sorted(shas),
             "--",
             *CODE_PATHSPECS,

@@ -114,7 +114,9 @@ def last_commits(repo: HistoryRepository, paths: Iterable[str]) -> dict[str, tup
     wanted = {path.encode("utf-8", "surrogateescape") for path in paths}
     if not wanted:
         return {}
-    args = ["log", "--no-renames", "--diff-merges=off", "--format=%x00%H %cI", "--name-only", "-z", repo.head]
+    # --root: the first commit's files are listed whatever log.showRoot says (a file never changed since
+    # would otherwise have no last commit at all).
+    args = ["log", "--root", "--no-renames", "--diff-merges=off", "--format=%x00%H %cI", "--name-only", "-z", repo.head]
     found: dict[bytes, tuple[str, str]] = {}
     commit: tuple[str, str] | None = None
     pending = b""
