@@ -18,6 +18,7 @@ from typing import Literal
 from urllib.parse import urlsplit
 
 from sextant.gitsource.errors import UnsafeSourceError
+from sextant.gitsource.operator_config import ISOLATION, carried_settings
 
 Provider = Literal["github", "gitlab", "bitbucket", "generic"]
 SourceKind = Literal["local", "file", "https", "http", "ssh"]
@@ -34,6 +35,7 @@ _BASIC_USERS: dict[Provider, str] = {
 
 # Git variables from the parent environment that may pass through; every other GIT_* is dropped so a
 # caller's GIT_DIR, GIT_CONFIG_*, GIT_ASKPASS or GIT_CURL_VERBOSE can never redirect or leak a run.
+# The user's and the system's config files are never read (operator_config: what is carried over).
 _INHERITED_GIT_VARIABLES = frozenset(
     {
         "GIT_EXEC_PATH",
@@ -42,9 +44,6 @@ _INHERITED_GIT_VARIABLES = frozenset(
         "GIT_SSH_VARIANT",
         "GIT_SSL_CAINFO",
         "GIT_SSL_CAPATH",
-        "GIT_CONFIG_GLOBAL",
-        "GIT_CONFIG_SYSTEM",
-        "GIT_CONFIG_NOSYSTEM",
         "GIT_TRACE",
         "GIT_TRACE2",
         "GIT_TRACE2_EVENT",
@@ -78,6 +77,7 @@ _SAFE_CONFIG: tuple[tuple[str, str], ...] = (
     ("gc.auto", "0"),  # and no gc at all: its pre-auto-gc hook and repacks are not ours to run
     ("maintenance.auto", "false"),
     ("log.showSignature", "false"),  # would run gpg.program from a repository's config
+    ("core.attributesFile", "/dev/null"),  # the user's attributes (`*.py -diff`) would hide code from grep and -G
 )
 
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
@@ -244,8 +244,9 @@ def git_environment(source: RepoSource) -> dict[str, str]:
 
     Returns:
         The caller's environment minus git variables that could redirect or leak a run, plus no
-        prompts, a protocol allow-list (empty for a local path read in place: no transport at all),
-        hardening config and (with a token) the auth header.
+        prompts, no user or system config (only the operator's `safe.directory` and proxy and CA
+        settings, carried as command-line config), a protocol allow-list (empty for a local path
+        read in place: no transport at all), hardening config and (with a token) the auth header.
     """
     env = {
         name: value
@@ -271,7 +272,8 @@ def git_environment(source: RepoSource) -> dict[str, str]:
     )
     if "GIT_SSH" not in env and "GIT_SSH_COMMAND" not in env:
         env["GIT_SSH_COMMAND"] = "ssh -o BatchMode=yes"
-    config = [*_SAFE_CONFIG, *(_IN_PLACE_CONFIG if kind == "local" else ())]
+    env.update(ISOLATION)
+    config = [*carried_settings(), *_SAFE_CONFIG, *(_IN_PLACE_CONFIG if kind == "local" else ())]
     header = authorization_header(source)
     if header is not None and kind in {"https", "http"}:
         # Scoped to the source's origin so the header never follows the run to another host.
