@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import msgspec
+from qdrant_client import models
 
 from sextant.chunkstore import ChunkPoint, ChunkStore, DenseUpdate, SparseVector, dense_text_of
 from sextant.chunkstore.file_index import INCOMPLETE
+from sextant.chunkstore.server_store import _points_to_send
 
 MakePoint = Callable[..., ChunkPoint]
 DIMENSION = 8
@@ -130,3 +132,16 @@ def test_dense_text_is_the_prefix_and_the_text_unless_stored_whole(make_point: M
 
     assert dense_text_of(with_prefix) == "# a.py\nx = 1\n"
     assert dense_text_of(whole) == "whole text"
+
+
+def test_the_server_adapter_sends_a_uniform_batch_as_columns_and_a_mixed_one_as_points(make_point: MakePoint) -> None:
+    # Columns cost the client far less; a Batch has no place for a vector one point lacks.
+    with_dense = [make_point("r", f"d{i}.py", dense=_vector(i)) for i in range(3)]
+    sparse_only = [_sparse_only(make_point("r", f"s{i}.py")) for i in range(3)]
+    for uniform in (with_dense, sparse_only):
+        sent = _points_to_send(uniform)
+        assert isinstance(sent, models.Batch)
+        assert sent.ids == [point.id for point in uniform]
+    mixed = _points_to_send([*with_dense, *sparse_only])
+    assert isinstance(mixed, list)
+    assert [point.id for point in mixed] == [point.id for point in [*with_dense, *sparse_only]]

@@ -68,6 +68,33 @@ def _index_schema(field: IndexedField) -> models.PayloadSchemaType | models.Keyw
     )
 
 
+def _points_to_send(points: list[ChunkPoint]) -> models.Batch | list[models.PointStruct]:
+    """The batch as the client's columnar `Batch` when every point names the same vectors, else as points.
+
+    One `Batch` of ids, vectors by name and payloads costs the client less than a `PointStruct` each
+    (validated one by one, then walked one by one by the client's inference check): celery's 15,441
+    index-run points in batches of 256, client side only (the HTTP send stubbed), 0.55-0.70 -> 0.43-0.48 s
+    CPU. A `Batch` has no place for a vector one point lacks,
+    so a batch mixing points with and without a dense vector goes as points.
+    """
+    sparse = [models.SparseVector(indices=point.sparse.indices, values=point.sparse.values) for point in points]
+    payloads = [payload_to_stored(point.payload) for point in points]
+    dense = [point.dense for point in points if point.dense is not None]
+    if len(dense) not in (0, len(points)):
+        return [
+            models.PointStruct(id=point.id, vector=_named(vector, point.dense), payload=payload)
+            for point, vector, payload in zip(points, sparse, payloads, strict=True)
+        ]
+    vectors: dict[str, Any] = {SPARSE_VECTOR: sparse}
+    if dense:
+        vectors[DENSE_VECTOR] = dense
+    return models.Batch(ids=[point.id for point in points], vectors=vectors, payloads=payloads)
+
+
+def _named(sparse: models.SparseVector, dense: list[float] | None) -> dict[str, Any]:
+    return {SPARSE_VECTOR: sparse} if dense is None else {SPARSE_VECTOR: sparse, DENSE_VECTOR: dense}
+
+
 def _is_local_mode(client: QdrantClient) -> bool:
     options = client.init_options
     return options.get("location") == ":memory:" or options.get("path") is not None
@@ -137,12 +164,8 @@ class QdrantServerChunkStore(ChunkStoreBase):
         return models.SparseVector(indices=sparse.indices, values=sparse.values)
 
     def _write(self, points: list[ChunkPoint]) -> None:
-        structs = [
-            models.PointStruct(id=point.id, vector=self._vectors(point), payload=payload_to_stored(point.payload))
-            for point in points
-        ]
         with self._serialised:
-            self._client.upsert(self._collection, points=structs, wait=True)
+            self._client.upsert(self._collection, points=_points_to_send(points), wait=True)
 
     def _delete_ids(self, ids: list[str]) -> None:
         selector = models.PointIdsList(points=list(ids))
