@@ -23,6 +23,12 @@ from sextant.doc_claims.judging.composed_names import (
 )
 from sextant.doc_claims.judging.env_files import ENV_SETTINGS_LANGUAGE, env_settings
 from sextant.doc_claims.judging.program_names import declared_programs
+from sextant.doc_claims.judging.registered_members import (
+    Registration,
+    decorator_registrations,
+    registered_members,
+    sets_computed_attributes,
+)
 from sextant.doc_rules.kinds import chunk_kind
 from sextant.doc_rules.staleness import parse_iso_date
 from sextant.parsing.symbol_kinds import NON_DEFINITION_SYMBOL_TYPES
@@ -136,6 +142,9 @@ class CodeFacts:
     composed_names: Mapping[str, NameParts] = dataclasses.field(default_factory=dict)
     """Code files (not tests or samples) that form upper-case setting names from literal parts (a
     template `'celery_{0}'`, a nested table's keys, upper-cased) → those parts (see composed_names)."""
+    registered_members: Mapping[str, Mapping[str, Registration]] = dataclasses.field(default_factory=dict)
+    """Class name → members decorators register onto it at import (`@Operations.register_operation("drop_table")`
+    where the class sets computed attributes; see registered_members) → where."""
     whole_tree: bool = False
     """True when `files` holds the commit's whole git tree (not only indexed files): then an absent
     path is absent from the repository, whatever its kind."""
@@ -209,6 +218,8 @@ class CodeFactsCollector:
         self._name_parts: dict[str, NameParts] = {}
         self._upper_casing: set[str] = set()
         self._joining: set[str] = set()
+        self._registrations: dict[str, dict[str, Registration]] = defaultdict(dict)
+        self._setting_attributes: set[str] = set()
 
     def add_tree(self, paths: Iterable[str]) -> None:
         """Take in every path of the commit's git tree, so paths are judged against all of it.
@@ -243,7 +254,8 @@ class CodeFactsCollector:
             self._aliases.setdefault(path, {}).update(aliases)
         for owner, member in attached_members(payload.text):
             self._attached[owner].add(member)
-        if not is_sample_path(path):
+        if not is_sample_path(path):  # a test's registrations are not the library's API
+            self._add_registrations(path, payload)
             self._add_name_parts(path, payload)
             for offset, dotted, retired in dotted_string_literals(payload.text):
                 site = Site(path, payload.start_line + offset)
@@ -254,6 +266,16 @@ class CodeFactsCollector:
             site = Site(path, line)
             if program not in self._programs or site < self._programs[program]:
                 self._programs[program] = site
+
+    def _add_registrations(self, path: str, payload: ChunkPayload) -> None:
+        """Decorator calls that may register members onto a class, and whether this file installs any."""
+        if sets_computed_attributes(payload.text):
+            self._setting_attributes.add(path)
+        for offset, owner, method, member in decorator_registrations(payload.text):
+            found = Registration(path, payload.start_line + offset, method)
+            known = self._registrations[owner].get(member)
+            if known is None or found < known:
+                self._registrations[owner][member] = found
 
     def _add_name_parts(self, path: str, payload: ChunkPayload) -> None:
         """The parts this chunk forms setting names from, merged into its file's."""
@@ -325,6 +347,8 @@ class CodeFactsCollector:
         directories = {str(parent) for path in self._files for parent in PurePosixPath(path).parents}
         directories.discard(".")
         import_modules = self._import_modules()
+        symbols = _sorted_sites(self._symbols)
+        bases = self._resolved_bases(import_modules)
         by_name: dict[str, list[str]] = defaultdict(list)
         for path in sorted(self._files | directories):
             by_name[path.rsplit("/", 1)[-1]].append(path)
@@ -333,7 +357,7 @@ class CodeFactsCollector:
             code_files=frozenset(self._code_files),
             directories=frozenset(directories),
             by_name={name: tuple(paths) for name, paths in by_name.items()},
-            symbols=_sorted_sites(self._symbols),
+            symbols=symbols,
             qualified_symbols=_sorted_sites(self._qualified),
             modules=self._modules(),
             packages=self._packages_names(),
@@ -342,7 +366,7 @@ class CodeFactsCollector:
             last_modified=self._dates,
             directory_last_modified=self._directory_dates(),
             file_tokens=self._file_tokens,
-            class_bases=self._resolved_bases(import_modules),
+            class_bases=bases,
             attached_members={owner: frozenset(members) for owner, members in self._attached.items()},
             dotted_strings=self._dotted_strings,
             retired_strings={
@@ -356,6 +380,12 @@ class CodeFactsCollector:
             signatures={key: tuple(value) for key, value in self._signatures.items()},
             env_settings=self._env_settings,
             composed_names=forming_files(self._name_parts, self._upper_casing, self._joining),
+            registered_members=registered_members(
+                self._registrations,
+                self._setting_attributes,
+                lambda name: (site.path for site in symbols.get(name, ()) if site.symbol_type in _CLASS_TYPES),
+                bases,
+            ),
             whole_tree=self._whole_tree,
         )
 

@@ -9,7 +9,8 @@ look, and only there:
 - A qualifier that is a class of this repository (after a module, one that module defines or
   binds: `acme.tasks.control.inspect` does not mean a class `control` of `acme/bin/`): the member
   must be defined on the class or on one of its bases (followed through this repository's
-  classes), or be named in the file of one of them (an attribute set in `__init__`). A base from
+  classes), be named in the file of one of them (an attribute set in `__init__`), or be registered
+  onto one of them at import by a decorator (see registered_members). A base from
   another package may supply anything: then the claim is unverifiable rather than contradicted;
   but an enum base (`IntEnum`) supplies only its own few members (`name`, `value`), so
   `WSCloseCode.message_too_big` beside `MESSAGE_TOO_BIG = 1009` is contradicted.
@@ -125,6 +126,13 @@ def _on_class(name: str, member: str, sites: list[SymbolSite], facts: CodeFacts)
         )
     if member in facts.attached_members.get(name, ()):
         return _attached(name, member, facts)
+    if (registered := facts.registered_members.get(name, {}).get(member)) is not None:
+        return QualifiedLookup(
+            True,
+            f"registered onto {name} at import by @{name}.{registered.method}('{member}')"
+            f" ({registered.path}:{registered.line})",
+            registered.path,
+        )
     for site in sites:
         if member in facts.file_bindings.get(site.path, frozenset()):
             return QualifiedLookup(True, f"set in {site.path}, where class {name} is defined", site.path)
