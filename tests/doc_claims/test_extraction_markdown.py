@@ -100,6 +100,7 @@ def test_python_block_imports_and_env_block() -> None:
     assert found(text) == [
         (2, "symbol", "sextant.doc_claims.check_docs"),
         (2, "symbol", "sextant.doc_claims.extract_claims"),
+        (3, "symbol", "sextant.doc_claims.check_docs"),  # the line that uses the imported name
         (6, "env", "QDRANT_URL"),
     ]
 

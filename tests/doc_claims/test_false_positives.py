@@ -25,6 +25,7 @@ def test_names_the_docs_own_sample_defines_are_weak_but_used_names_stay_firm() -
     )
     assert targets(text) == [
         ("symbol", "acme.auth.authenticate_user", True),
+        ("symbol", "acme.auth.authenticate_user", True),  # its use in the sample, on the line that calls it
         ("symbol", "handle_form", False),
         ("symbol", "unit_of_work", False),
         ("symbol", "authenticate_user", False),  # imported by the sample: the import line is the firm claim

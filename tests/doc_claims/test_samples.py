@@ -115,3 +115,36 @@ def test_a_tool_named_before_a_name_or_a_list_item_linking_its_home_gives_it_awa
     assert "munin-monitoring/contrib's" in found["acme_tasks"].evidence
     assert found["acme_cl_tasks"].status == "contradicted"  # the link is not to the item's own name
     assert found["extras_requir"].status == "contradicted"  # no tool named before it
+
+
+TESTING_DOC = """\
+Testing
+=======
+
+A test case for your application::
+
+    from acme.testing import AcmeTestCase, run_loop
+
+    class TestApplication(AcmeTestCase):
+        @run_loop
+        async def test_ping(self):
+            resp = await self.client.get('/ping/')
+            assert resp.status == 200
+"""
+
+
+def test_each_use_of_an_imported_name_is_a_claim_on_its_own_line(git_repo: GitRepo) -> None:
+    git_repo.write("acme/__init__.py", "")
+    git_repo.write("acme/testing.py", "class AcmeTestCase:\n    pass\n\n\ndef run_loop(func):\n    return func\n")
+    git_repo.write("docs/testing.rst", TESTING_DOC)
+    git_repo.commit("Testing")
+    git_repo.write("acme/testing.py", "class AcmeTestCase:\n    pass\n")
+    git_repo.commit("Remove run_loop: test cases run their own loop")
+
+    by_line = {(f.line, f.ref): f for f in check_repository(git_repo.root).findings}
+
+    decorator = by_line[(9, "acme.testing.run_loop")]  # `@run_loop`, where the reader meets it
+    assert decorator.status == "contradicted"
+    assert decorator.removed_by is not None
+    assert by_line[(8, "acme.testing.AcmeTestCase")].status == "verified"  # a base class is a use too
+    assert (10, "self.client.get") not in by_line

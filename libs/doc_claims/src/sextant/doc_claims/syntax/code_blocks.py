@@ -93,8 +93,10 @@ def sample_names(lines: list[tuple[int, str]], *, labelled: bool) -> list[Mentio
     A sample that calls `pkg.f()` or catches `pkg.Error` claims the package has them. Only names
     whose first part the sample neither assigns, defines nor takes as a parameter are read (`app.run`
     after `app = ...` is the sample's own object); a name the sample imports is read through its
-    import (`web.Application` after `from aiohttp import web` is `aiohttp.web.Application`). Comments
-    and strings are never read, nor the standard library's names. Whose the root is, the judge decides.
+    import (`web.Application` after `from aiohttp import web` is `aiohttp.web.Application`), and so is
+    each bare use of an imported name (`@unittest_run_loop` is `aiohttp.test_utils.unittest_run_loop`
+    on the decorator's line). Comments and strings are never read, nor the standard library's names.
+    Whose the root is, the judge decides.
 
     Args:
         lines: (offset in the doc, text) for each line of the block's body.
@@ -109,7 +111,7 @@ def sample_names(lines: list[tuple[int, str]], *, labelled: bool) -> list[Mentio
         return []
     bound, imported = _sample_bindings(tree)
     mentions: list[Mention] = []
-    for node, written in _dotted_loads(tree):
+    for node, written in _dotted_loads(tree, imported):
         root = written[0]
         if root in bound:
             continue
@@ -168,13 +170,18 @@ def _sample_bindings(tree: ast.Module) -> tuple[set[str], dict[str, str]]:
     return bound - set(imported), imported
 
 
-def _dotted_loads(tree: ast.Module) -> list[tuple[ast.Attribute, list[str]]]:
-    """Each longest `a.b.c` read (not assigned) in the sample, with its parts."""
-    found: list[tuple[ast.Attribute, list[str]]] = []
+def _dotted_loads(tree: ast.Module, imported: dict[str, str]) -> list[tuple[ast.expr, list[str]]]:
+    """Each longest `a.b.c` read (not assigned) in the sample, with its parts, and each use of an
+    imported name on its own (`@unittest_run_loop` after `from acme.test_utils import unittest_run_loop`):
+    the line that uses it is where the reader meets it, not only the import line."""
+    found: list[tuple[ast.expr, list[str]]] = []
 
     def visit(node: ast.AST) -> None:
         if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and (parts := _parts(node)):
             found.append((node, parts))
+            return
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in imported:
+            found.append((node, [node.id]))
             return
         for child in ast.iter_child_nodes(node):
             visit(child)
