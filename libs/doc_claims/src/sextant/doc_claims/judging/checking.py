@@ -234,6 +234,8 @@ def _resolve_path(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR091
         return Resolution("verified", f"found as {matches[0]}{others}", matches[0])
     if "/" not in target and (module := facts.modules.get(target)) is not None:
         return Resolution("verified", f"module {target} is {module}", module)  # `msgspec.json`
+    if (ignored := _ignored_by_repository(searched, facts)) is not None:
+        return Resolution("unverifiable", ignored)
     if (blind_spot := _beyond_the_index(claim, searched, facts)) is not None:
         return Resolution("unverifiable", blind_spot)
     if not claim.linked and (reader := _readers_file(target, folder, facts)) is not None:
@@ -255,6 +257,11 @@ def _resolve_path(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR091
 
 _URL_LINKED = frozenset({"md", "mdx", "markdown"})
 """Doc kinds whose links are URLs of the built site, not names of source pages."""
+
+
+def _ignored_by_repository(searched: list[str], facts: CodeFacts) -> str | None:
+    """Why an absent path is one the repository's `.gitignore` says is never committed, or None."""
+    return next((why for path in searched if (why := facts.ignored.reason(path)) is not None), None)
 
 
 def _readers_file(target: str, doc_folder: str, facts: CodeFacts) -> str | None:

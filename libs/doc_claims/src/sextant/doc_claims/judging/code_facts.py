@@ -22,6 +22,7 @@ from sextant.doc_claims.judging.composed_names import (
     upper_cases,
 )
 from sextant.doc_claims.judging.env_files import ENV_SETTINGS_LANGUAGE, env_settings
+from sextant.doc_claims.judging.ignored_paths import IgnoredPaths, IgnoreFileTexts
 from sextant.doc_claims.judging.program_names import declared_programs
 from sextant.doc_claims.judging.registered_members import (
     Registration,
@@ -145,6 +146,8 @@ class CodeFacts:
     registered_members: Mapping[str, Mapping[str, Registration]] = dataclasses.field(default_factory=dict)
     """Class name → members decorators register onto it at import (`@Operations.register_operation("drop_table")`
     where the class sets computed attributes; see registered_members) → where."""
+    ignored: IgnoredPaths = dataclasses.field(default_factory=lambda: IgnoredPaths({}))
+    """The tree's `.gitignore` rules: an absent path they match is one the repository never commits."""
     whole_tree: bool = False
     """True when `files` holds the commit's whole git tree (not only indexed files): then an absent
     path is absent from the repository, whatever its kind."""
@@ -204,6 +207,7 @@ class CodeFactsCollector:
         self._programs: dict[str, Site] = {}
         self._dates: dict[str, str | None] = {}
         self._whole_tree = False
+        self._ignore_files = IgnoreFileTexts()
         self._file_tokens: dict[str, frozenset[str]] = {}
         self._bases: dict[tuple[str, str], tuple[str, ...]] = {}
         self._aliases: dict[str, dict[str, tuple[str, str]]] = {}
@@ -237,6 +241,7 @@ class CodeFactsCollector:
         date = payload.last_modified_at
         if path not in self._dates or self._dates[path] is None:
             self._dates[path] = None if isinstance(date, msgspec.UnsetType) else date
+        self._ignore_files.offer(path, payload.start_line, payload.text)
         if payload.language == ENV_SETTINGS_LANGUAGE:
             self._add_env_settings(path, payload)
             return
@@ -386,6 +391,7 @@ class CodeFactsCollector:
                 lambda name: (site.path for site in symbols.get(name, ()) if site.symbol_type in _CLASS_TYPES),
                 bases,
             ),
+            ignored=self._ignore_files.build(),
             whole_tree=self._whole_tree,
         )
 
