@@ -31,7 +31,19 @@ history diffed. After the first index itself got ~40% cheaper (load 10-12): flas
 re-index adds nothing either way (no pass runs when nothing changed). Re-measured with the date check
 (load 18-21, three runs each): flask -9..+17% / +54% (0.48 -> 0.74 s), click -12% / +43% (0.65 ->
 0.93 s), celery +32% / +44% (3.17 -> 4.56 s; git +1.32 s); every checked chunk (157 / 103 / 179)
-equals blame. docs/indexing.md says where the cost is and what did not lower it.
+equals blame. Before the change below, at load 10-16: flask +14% / +67% (0.53 -> 0.89 s; git +0.27 s),
+click -5% / +23% (0.86 -> 1.06 s; git +0.28 s), celery +28% / +61% (4.75 -> 7.64 s; git +2.29 s, this
+process +0.60 s).
+
+A `git log --raw` walk (no diff) and git's diff of only the blob pairs that can still date a chunk, through
+one `git diff-tree --stdin` over one-entry trees; a file's creation dates its undated lines without a
+diff (load 19-23, three runs each): flask +59% / +52% (0.55 -> 0.84 s; git +0.21 s, this process +0.08
+s), click +9% / +35% (0.72 -> 0.97 s; git +0.19 s, +0.06 s), celery +29% / +45% (3.47 -> 5.03 s; git
++1.16 s, this process +0.40 s); git diffs 1,007 / 9,344 pairs on flask / celery where the log diffed
+about 2,200 / 18,700. Every checked chunk (350 / 434 / 455 in 24 files each) equals blame. The bound is
+still not met: the pairs that must be diffed cost git about 0.15 s on flask (54 MB of blobs read, 0.06
+s of it just inflating them), 27% of that first index by themselves.
+docs/indexing.md says where the cost is and what did not lower it.
 """
 
 from __future__ import annotations

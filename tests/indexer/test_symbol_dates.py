@@ -215,7 +215,7 @@ def test_the_pass_stops_once_every_chunk_has_its_date(git_repo: Any) -> None:
 
     newer = int(datetime.fromisoformat(NEWER).timestamp())
     assert dates.complete
-    assert dates.commits_read == 1  # the log was stopped: the 30 older commits could not change a date
+    assert dates.pairs_diffed == 1  # the 30 older changes could not change a date: none was diffed
     assert dates.dates("pkg/mod.py", 6) == [newer] * 6 == _blame_times(git_repo, "pkg/mod.py")
 
 
@@ -231,7 +231,7 @@ def test_a_file_not_told_before_wanted_all_is_no_longer_followed(git_repo: Any) 
 
     newer = int(datetime.fromisoformat(NEWER).timestamp())
     assert dates.dates("pkg/other.py", 1) == [newer]
-    assert dates.commits_read == 1  # pkg/mod.py was never asked for: its history was not read
+    assert dates.pairs_diffed == 0  # other.py's one commit created it; pkg/mod.py was never asked for
 
 
 def test_no_code_file_to_date_runs_no_pass(git_repo: Any) -> None:
@@ -323,3 +323,24 @@ def test_a_file_renamed_from_javascript_to_typescript_keeps_its_lines_dates(git_
 
     assert dates.complete
     assert dates.dates("web/m.ts", 7) == _blame_times(git_repo, "web/m.ts")
+
+
+def test_only_the_changes_that_can_still_date_a_chunk_are_diffed(git_repo: Any) -> None:
+    git_repo.write("pkg/once.py", "def once():\n    return 1\n")  # one commit: its creation dates it, no diff
+    git_repo.write("pkg/mod.py", FIRST)
+    git_repo.commit("first", date=OLD)
+    git_repo.write("pkg/mod.py", FIRST + "\n\n" + SECOND)
+    git_repo.commit("second", date=NEW)
+    git_repo.git("update-index", "--chmod=+x", "pkg/mod.py")
+    git_repo.git("commit", "-q", "-m", "mode only", date=NEWER)  # no line changes: dates nothing
+    git_repo.write("pkg/other.py", "VALUE = 1\n")
+    git_repo.commit("other", date=NEWER)
+
+    paths = ["pkg/once.py", "pkg/mod.py", "pkg/other.py"]
+    dates = _told_and_read(git_repo, paths)
+
+    assert dates.complete
+    assert dates.pairs_diffed == 1  # mod.py's second commit; its first created it, as once.py's and other.py's did
+    for path in paths:
+        times = _blame_times(git_repo, path)
+        assert dates.dates(path, len(times)) == times, path

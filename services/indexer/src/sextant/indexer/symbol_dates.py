@@ -8,17 +8,19 @@ of the file's earlier chunks keeps that chunk's date ("carried"), so on a mirror
 blob-less clone, where blame would fetch every old blob) only the symbols that really changed take the
 file's new date ("file"). Unknown stays None, never "now". See docs/indexing.md.
 
-Blame is done for all of a run's code files at once, in one pass: `HistoryLineDates` reads one
-newest-first `git log -p -U0` of the head's first-parent history, limited to those files' suffixes,
-and follows every head line back through the hunks until the commit that added it (renames followed);
+Blame is done for all of a run's code files at once, in one pass: `HistoryLineDates` follows every
+head line back along the head's first parents until the commit that added it (renames followed), and
 a line takes that commit's committer time. It is `git blame --first-parent`, for all files at once: a
-line merged from another branch takes the merge's date (when it reached this branch). A chunk only
-needs its newest line's date, and the pass reads newest first, so a chunk is dated by the first commit
-that touches one of its lines: each parsed file tells the pass its chunks' line spans, a file whose
-chunks all have a date is dropped (its dates are final, and the run can write it), and git is stopped
-once no file is left. Only the diff headers of followed files are read (byte searches, no regular
-expression over the log). A time and byte budget bounds the pass; lines it did not reach are older
-than every line it did, so a chunk's newest dated line still dates it.
+line merged from another branch takes the merge's date (when it reached this branch). First one
+`git log --raw` walk lists each file's changes, newest first, with its blob before and after (no diff:
+``first_parent_changes``); then every file steps back over its own changes. The commit that created a
+file dates all its lines still undated without a diff; any other change is diffed by git itself, the
+same diff blame runs, for just that pair of blobs (``blob_pair_diffs``). A chunk only needs its newest
+line's date and each file steps back newest first, so a chunk is dated by the first change that
+touches one of its lines: each parsed file tells the pass its chunks' line spans, a file whose chunks
+all have a date is dropped (its dates are final, and the run can write it), and no older change of it
+is diffed. A time and byte budget bounds the pass; lines it did not reach are older than every line
+it did, so a chunk's newest dated line still dates it.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from sextant.chunkstore import ChunkPayload, SymbolDateSource
 from sextant.gitsource.access import RepoSource, git_environment, secrets_of
@@ -38,6 +41,8 @@ from sextant.gitsource.commit_dates import iso_from_epoch
 from sextant.gitsource.errors import GitSourceError
 from sextant.gitsource.git_process import stream_git
 from sextant.gitsource.mirror import RepoMirror
+from sextant.indexer.blob_pair_diffs import BlobPairDiffs, Hunk
+from sextant.indexer.first_parent_changes import BlobChange, FirstParentChanges, RunLog, suffix_pathspecs
 from sextant.parsing import Chunk
 
 logger = logging.getLogger(__name__)
@@ -85,22 +90,15 @@ def earlier_dates(payloads: Iterable[ChunkPayload]) -> dict[str, SymbolDate]:
     return dates
 
 
-_COMMIT = b"\n\0"
-"""Where a commit's record starts in the log (``--format=%x00%ct``)."""
-_SECTION = b"\ndiff --git "
-_HUNK = b"\n@@ -"
-_CREATED = b"\nnew file mode "
 _NO_LINE = -1
 
 
 class _FileLines:
-    """One head file followed back through history: which head line each line of the current version is."""
+    """One head file followed back through history: which head line each line of the version stepped over is."""
 
-    __slots__ = ("dated", "known", "name", "rest", "settled", "spans")
+    __slots__ = ("created_at", "dated", "known", "next_change", "rest", "settled", "spans")
 
-    def __init__(self, path: str) -> None:
-        self.name = path.encode("utf-8", "surrogateescape")
-        """Its path in the version being stepped over, as the log writes it."""
+    def __init__(self) -> None:
         self.known: list[int] = []
         """Head line index of each of the version's first lines (_NO_LINE: not a head line)."""
         self.rest = 0
@@ -109,10 +107,14 @@ class _FileLines:
         """Head line index -> committer time of the commit that added it."""
         self.spans: list[tuple[int, int]] | None = None
         """Head line ranges (start, end exclusive) of its chunks that have no dated line yet; None: not told."""
+        self.next_change = 0
+        """Index of the next (older) change to step back over."""
+        self.created_at = 0
+        """Time of the commit that created the file, once stepped over (it dates the lines from `rest` on)."""
         self.settled = threading.Event()
         """Set once its dates can no longer change (every chunk dated, or the pass ended)."""
 
-    def apply(self, hunks: list[tuple[int, int, int]], when: int) -> list[int]:
+    def apply(self, hunks: list[Hunk], when: int) -> list[int]:
         """Step back over one commit: its added lines get its time, its removed lines come back.
 
         Returns:
@@ -134,9 +136,32 @@ class _FileLines:
             known[first:end] = [_NO_LINE] * removed
         return newly
 
+    def created(self, when: int) -> list[int]:
+        """Step back over the commit that created the file: every head line not dated yet is its own.
+
+        Returns:
+            The head lines dated by this commit among the version's first lines (those from `rest` on
+            are dated through `created_at`).
+        """
+        dated = self.dated
+        newly = [line for line in self.known if line != _NO_LINE and line not in dated]
+        for line in newly:
+            dated[line] = when
+        self.created_at = when
+        if self.spans is not None:
+            self.spans = []  # every line has a date now
+        return newly
+
+    def date_of(self, line: int) -> int:
+        """A head line's committer time (0: not found)."""
+        return self.dated.get(line, self.created_at if line >= self.rest else 0)
+
     def want(self, spans: list[tuple[int, int]]) -> None:
         """Learn its chunks' line ranges; those with a line dated already are settled."""
         dated = self.dated
+        if not dated:
+            self.spans = spans  # told before any change was stepped over: the usual case
+            return
         self.spans = [(start, end) for start, end in spans if not any(line in dated for line in range(start, end))]
 
     def settle(self, newly: list[int]) -> None:
@@ -158,40 +183,65 @@ class _FileLines:
         return self.spans is not None and not self.spans
 
 
-RunLog = Callable[[list[str]], Iterable[bytes]]
-"""Runs `git log` with the given arguments and yields its output piece by piece."""
+class PairDiffs(Protocol):
+    """Git's -U0 hunks of blob pairs (``BlobPairDiffs``)."""
+
+    bytes_read: int
+    pairs_diffed: int
+
+    def prepare(self, blobs: Iterable[str]) -> None: ...
+
+    def hunks(self, pairs: Sequence[tuple[str, str]]) -> list[list[Hunk]]: ...
+
+    def close(self) -> None: ...
 
 
 class HistoryLineDates:
-    """Per-line committer times of many files at one head, from one newest-first pass over the history.
+    """Per-line committer times of many files at one head, from their first-parent history.
 
-    A file's chunks are told with ``want`` as the file is parsed. Once every chunk of a file has a
-    dated line its dates are final (the pass reads newest first: older history can only date lines
-    older still), its later diffs are skipped, and ``dates`` returns at once. When no file is left to
-    follow (each is final, created, or never to be asked for after ``wanted_all``), git is stopped: the
-    oldest history is read only as far as the oldest chunk needs.
+    Two steps. One ``git log --raw`` walk (``first_parent_changes``) lists, newest first, the commits
+    that changed each file and its blob before and after; it diffs nothing. Then each file steps back
+    over its own changes, newest first: a change that created the file dates every line still undated
+    (no diff: a file of one commit costs nothing), any other is diffed by git (``blob_pair_diffs``), all
+    files' next changes in one batch. A file's chunks are told with ``want`` as the file is parsed; once
+    every chunk has a dated line its dates are final (older history can only date older lines), it is
+    diffed no further, and ``dates`` returns at once. Only the changes that can still date a chunk are
+    diffed: a `git log -p` of the same history diffed about twice as many.
 
     Args:
         run_log: Runs `git log`.
+        start_diffs: Starts the blob-pair differ (called once the walk is read, only when a diff is needed).
         head: The commit whose lines are dated.
         paths: The head's files to date.
-        max_bytes: Log output read at most (older history is left unread).
+        max_bytes: Git output read at most (older history is left unread).
     """
 
-    def __init__(self, run_log: RunLog, head: str, paths: Iterable[str], *, max_bytes: int) -> None:
+    def __init__(
+        self,
+        run_log: RunLog,
+        start_diffs: Callable[[], PairDiffs],
+        head: str,
+        paths: Iterable[str],
+        *,
+        max_bytes: int,
+    ) -> None:
         self._run_log = run_log
+        self._start_diffs = start_diffs
         self._head = head
-        self._files = {path: _FileLines(path) for path in paths}
-        self._current = {path.encode("utf-8", "surrogateescape"): lines for path, lines in self._files.items()}
-        """Path (as the log writes it) in the version being stepped over -> its head file."""
+        self._files = {path: _FileLines() for path in paths}
         self._max_bytes = max_bytes
         self._told: queue.SimpleQueue[tuple[str, list[tuple[int, int]]] | None] = queue.SimpleQueue()
         self._all_told = False
+        self._active = set(self._files)
+        """Files whose dates are not final yet (one never told is followed for all its lines)."""
         self._stopped = threading.Event()
         self._failed = False
+        self._reached_all = True
+        """False once a file ran out of read history before its creation (a budget or a shallow history)."""
         self.complete = False
-        """True once every date is final: the history was read to its start, or no file was left to follow."""
+        """True once every date is final: each file was followed to its creation or its chunks were all dated."""
         self.commits_read = 0
+        self.pairs_diffed = 0
         self.bytes_read = 0
 
     def want(self, path: str, spans: Iterable[tuple[int, int]]) -> None:
@@ -211,7 +261,7 @@ class HistoryLineDates:
         """Read the history (once); an error or the budget leaves the dates found so far."""
         started = time.thread_time()
         try:
-            self.complete = self._walk()
+            self.complete = self._walk_and_date()
         except GitSourceError as error:
             logger.warning("symbol dates: history read failed, older lines keep no date: %s", error)
         except Exception:  # a bug here must cost the dates, never the run
@@ -221,8 +271,9 @@ class HistoryLineDates:
             for lines in self._files.values():
                 lines.settled.set()
             logger.info(
-                "symbol dates: %d files from %d commits (%d bytes of history, %s), %.2f s of CPU reading it",
-                len(self._files), self.commits_read, self.bytes_read,
+                "symbol dates: %d files from %d commits, %d file diffs (%d bytes of history, %s),"
+                " %.2f s of CPU reading it",
+                len(self._files), self.commits_read, self.pairs_diffed, self.bytes_read,
                 "complete" if self.complete else "incomplete", time.thread_time() - started,
             )  # fmt: skip
 
@@ -248,50 +299,75 @@ class HistoryLineDates:
         lines.settled.wait(2 * HISTORY_READ_SECONDS)
         if self._failed:
             return None
-        dated = lines.dated
-        return [dated.get(index, 0) for index in range(line_count)]
+        return [lines.date_of(index) for index in range(line_count)]
 
-    def _walk(self) -> bool:
-        """Run the log; True when it ended because nothing was left to learn."""
+    def _walk_and_date(self) -> bool:
+        """Walk the history, then step every followed file back; True when every date is final."""
         self._take_told()
-        if not self._current:
+        if not self._active:
             return True
-        # The repository's own config is read when it is read in place: every option the parse relies
-        # on is given here (hunks never merged across unchanged lines, a/ b/ headers, the root's diff).
-        args = [
-            "log", "--first-parent", "--diff-merges=first-parent", "-p", "-U0", "--inter-hunk-context=0",
-            "-M", "--root", "--no-follow", "--src-prefix=a/", "--dst-prefix=b/", "--no-color",
-            "--no-ext-diff", "--no-textconv", "--format=%x00%ct", self._head, "--", *_pathspecs(self._files),
-        ]  # fmt: skip
-        pending = b""
-        log = self._run_log(args)
+        walk = FirstParentChanges(self._head, self._files, max_bytes=self._max_bytes)
         try:
-            for piece in log:
+            walk.read(self._run_log, suffix_pathspecs(self._files), self._stopped.is_set)
+        finally:
+            self.commits_read, self.bytes_read = walk.commits_read, walk.bytes_read
+        diffs: PairDiffs | None = None
+        rounds = 0
+        try:
+            while self._active:
                 if self._stopped.is_set():
                     return False
-                self.bytes_read += len(piece)
-                text = pending + piece
-                cut = text.rfind(_COMMIT)  # whole commits only: the last one may still be arriving
-                if cut < 0:
-                    pending = text
-                    continue
                 self._take_told()
-                self._step(text, cut + 1)
-                if not self._current:
-                    return True  # every file's dates are final: the older history is not needed
-                pending = text[cut + 1 :]
+                pairs = self._next_changes(walk)
+                if not pairs:
+                    continue
+                if diffs is None:
+                    diffs = self._start_diffs()
+                if rounds % PREPARED_CHANGES == 0:
+                    diffs.prepare(self._next_blobs(walk, PREPARED_CHANGES))
+                rounds += 1
+                found = diffs.hunks([(change.old_blob or "", change.new_blob) for _, change in pairs])
+                self.pairs_diffed, self.bytes_read = diffs.pairs_diffed, walk.bytes_read + diffs.bytes_read
+                for (lines, change), hunks in zip(pairs, found, strict=True):
+                    lines.settle(lines.apply(hunks, change.when))
+                self._retire_done()
                 if self.bytes_read > self._max_bytes:
                     logger.warning("symbol dates: history read stopped at %d bytes", self.bytes_read)
                     return False
-            self._take_told()
-            self._step(pending, len(pending))
-            return True
+            return self._reached_all
         finally:
-            close = getattr(log, "close", None)
-            if close is not None:
-                close()  # a log left unread is stopped now, not when it is collected
+            if diffs is not None:
+                diffs.close()
+
+    def _next_changes(self, walk: FirstParentChanges) -> list[tuple[_FileLines, BlobChange]]:
+        """Step every followed file over its next change; those that need a diff are returned."""
+        pairs: list[tuple[_FileLines, BlobChange]] = []
+        for path in sorted(self._active):
+            lines, history = self._files[path], walk.files[path]
+            if lines.next_change >= len(history.changes):
+                self._reached_all = self._reached_all and (history.ended or walk.complete)
+                self._retire(path)  # no older change was read: what is undated stays so
+                continue
+            change = history.changes[lines.next_change]
+            lines.next_change += 1
+            if change.old_blob is None:
+                lines.settle(lines.created(change.when))
+                self._retire(path)  # before this commit the file did not exist
+            else:
+                pairs.append((lines, change))
+        return pairs
+
+    def _next_blobs(self, walk: FirstParentChanges, count: int) -> Iterator[str]:
+        """The blobs of each followed file's next ``count`` changes (those after the one being diffed now)."""
+        for path in self._active:
+            start = self._files[path].next_change - 1
+            for change in walk.files[path].changes[start : start + count]:
+                if change.old_blob is not None:
+                    yield change.old_blob
+                    yield change.new_blob
 
     def _take_told(self) -> None:
+        """Take the spans told so far; after ``wanted_all`` the files never told are no longer followed."""
         while True:
             try:
                 told = self._told.get_nowait()
@@ -303,137 +379,34 @@ class HistoryLineDates:
             lines = self._files.get(told[0])
             if lines is not None and lines.spans is None:
                 lines.want(told[1])
-                if lines.done:
-                    self._retire(lines)
         if self._all_told:
-            for lines in [lines for lines in self._current.values() if lines.spans is None]:
-                self._retire(lines)
+            for path in [path for path in self._active if self._files[path].spans is None]:
+                self._retire(path)
+        self._retire_done()
 
-    def _retire(self, lines: _FileLines) -> None:
-        """Stop following a file: its dates are final (or never asked for)."""
-        if self._current.get(lines.name) is lines:
-            del self._current[lines.name]
-        lines.settled.set()
+    def _retire_done(self) -> None:
+        for path in [path for path in self._active if self._files[path].done]:
+            self._retire(path)
 
-    def _step(self, text: bytes, end: int) -> None:
-        """Step back over the whole commits in ``text[:end]`` (each starts with NUL and its time)."""
-        position = text.find(b"\0", 0, end)
-        while 0 <= position < end and self._current:
-            following = text.find(_COMMIT, position, end)
-            stop = end if following < 0 else following + 1
-            self._commit(text, position, stop)
-            position = stop
-
-    def _commit(self, text: bytes, start: int, end: int) -> None:
-        self.commits_read += 1
-        line_end = text.find(b"\n", start, end)
-        if line_end < 0:
-            return
-        when = int(text[start + 1 : line_end])
-        section = text.find(_SECTION, line_end, end)
-        while section >= 0:
-            following = text.find(_SECTION, section + 1, end)
-            self._file_diff(text, section, end if following < 0 else following, when)
-            section = following
-
-    def _file_diff(self, text: bytes, start: int, end: int, when: int) -> None:
-        """One file's diff in a commit: only the followed files' hunks are read."""
-        header_end = text.find(b"\n", start + 1, end)
-        header = text[start + len(_SECTION) : end if header_end < 0 else header_end]
-        old, new = _diff_paths(header, text, header_end, end)
-        lines = self._current.get(new)
-        if lines is None:
-            return
-        first_hunk = text.find(_HUNK, start + 1, end)
-        created = text.find(_CREATED, start + 1, end if first_hunk < 0 else first_hunk) >= 0
-        hunks: list[tuple[int, int, int]] = []
-        hunk = first_hunk
-        while hunk >= 0:
-            hunk_end = text.find(b"\n", hunk + 1, end)
-            hunks.append(_hunk_counts(text[hunk + len(_HUNK) : end if hunk_end < 0 else hunk_end]))
-            hunk = text.find(_HUNK, hunk + 1, end)
-        lines.settle(lines.apply(hunks, when))
-        if created or lines.done:
-            self._retire(lines)  # before this commit the file did not exist, or nothing older matters
-        elif old != new:
-            del self._current[new]  # before this commit it had its old name
-            lines.name = old
-            self._current[old] = lines
+    def _retire(self, path: str) -> None:
+        """Stop following a file: its dates are final."""
+        self._active.discard(path)
+        self._files[path].settled.set()
 
 
-def _hunk_counts(header: bytes) -> tuple[int, int, int]:
-    """(lines removed, first line added, lines added) of a hunk header after its ``@@ -``."""
-    removed_part, _, rest = header.partition(b" +")
-    added_part = rest.split(b" ", 1)[0]
-    _, comma, removed = removed_part.partition(b",")
-    start, comma_added, added = added_part.partition(b",")
-    return (int(removed) if comma else 1, int(start), int(added) if comma_added else 1)
-
-
-def _diff_paths(header: bytes, text: bytes = b"", header_end: int = -1, end: int = 0) -> tuple[bytes, bytes]:
-    """(old, new) path of a `diff --git a/… b/…` header; empty for a quoted one (its file keeps no dates).
-
-    A path may itself hold " b/" (`a/d b/x.py b/d b/x.py`), so the header is read as one path twice
-    when it is, a rename by its `rename from` / `rename to` lines (in `text` from `header_end` to the
-    first hunk or `end`), and only otherwise split at its last " b/".
-    """
-    if not header.startswith(b"a/"):
-        return b"", b""
-    body = header[2:]
-    half = (len(body) - 3) // 2
-    if len(body) % 2 and body[half : half + 3] == b" b/" and body[:half] == body[half + 3 :]:
-        return body[:half], body[:half]
-    if header_end >= 0:
-        first_hunk = text.find(_HUNK, header_end, end)
-        extended = text[header_end : end if first_hunk < 0 else first_hunk]
-        old, new = _extended_value(extended, b"\nrename from "), _extended_value(extended, b"\nrename to ")
-        if old is not None and new is not None:
-            return old, new
-    cut = header.rfind(b" b/")
-    if cut < 0:
-        return b"", b""
-    return header[2:cut], header[cut + 3 :]
-
-
-def _extended_value(extended: bytes, key: bytes) -> bytes | None:
-    """The rest of the extended header line that starts with `key`; None when absent, b"" when git quoted it."""
-    at = extended.find(key)
-    if at < 0:
-        return None
-    line_end = extended.find(b"\n", at + len(key))
-    value = extended[at + len(key) : line_end if line_end >= 0 else len(extended)]
-    return b"" if value.startswith(b'"') else value
-
-
-_RENAMED_ACROSS = ({"js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts"},)
-"""Suffixes a file commonly changes between by a rename (a JavaScript to TypeScript migration): git
-sees a rename only when both names match the pathspecs, so the siblings of a head suffix are logged too."""
-
-
-def _pathspecs(paths: Iterable[str]) -> list[str]:
-    """Suffix globs for the files (a handful of patterns is far cheaper per commit than thousands of paths)."""
-    specs = set()
-    for path in paths:
-        name = path.rsplit("/", 1)[-1]
-        if "." not in name.lstrip("."):
-            specs.add(f":(literal){path}")
-            continue
-        suffix = name.rsplit(".", 1)[-1]
-        siblings = next((family for family in _RENAMED_ACROSS if suffix in family), {suffix})
-        specs.update(f"*.{sibling}" for sibling in siblings)
-    return sorted(specs)
-
+PREPARED_CHANGES = 16
+"""Changes per file whose trees are packed ahead (one pack per 16 batches, a few unused trees per file)."""
 
 LOG_MALLOC_TUNING = "glibc.malloc.trim_threshold=268435456:glibc.malloc.mmap_threshold=33554432"
 """glibc settings for the history pass's git: keep freed blob buffers instead of handing them back to
-the kernel after every diff (git log -p frees and reallocates them for each pair of versions, and
-each trim costs page faults to re-zero the memory: about a fifth of git's CPU on flask's history)."""
+the kernel after every diff (git frees and reallocates them for each pair of versions, and each trim
+costs page faults to re-zero the memory: about a fifth of git's CPU on flask's history)."""
 
 
 def history_line_dates(
     mirrors: RepoMirror, source: RepoSource, head: str, paths: Iterable[str]
 ) -> HistoryLineDates | None:
-    """The line dates of a run's files at its head, read from the repository's history in one pass.
+    """The line dates of a run's files at its head, read from the repository's history.
 
     Args:
         mirrors: The mirror cache (a local repository is read in place).
@@ -450,14 +423,17 @@ def history_line_dates(
         return None
     env = git_environment(source)
     env.setdefault("GLIBC_TUNABLES", LOG_MALLOC_TUNING)
+    git_dir = mirrors.mirror_dir(source)
 
     def run_log(args: list[str]) -> Iterator[bytes]:
-        with stream_git(
-            args, env=env, secrets=secrets_of(source), timeout=HISTORY_READ_SECONDS, git_dir=mirrors.mirror_dir(source)
-        ) as output:
+        secrets = secrets_of(source)
+        with stream_git(args, env=env, secrets=secrets, timeout=HISTORY_READ_SECONDS, git_dir=git_dir) as output:
             yield from output.chunks()  # closing the generator early stops git with it
 
-    return HistoryLineDates(run_log, head, wanted, max_bytes=HISTORY_READ_BYTES)
+    def start_diffs() -> BlobPairDiffs:
+        return BlobPairDiffs(git_dir, env, timeout=HISTORY_READ_SECONDS)
+
+    return HistoryLineDates(run_log, start_diffs, head, wanted, max_bytes=HISTORY_READ_BYTES)
 
 
 def chunk_dates(
