@@ -87,7 +87,12 @@ def _history(git_repo: Any, paths: list[str]) -> HistoryLineDates:
 
 
 def _dates_at_head(git_repo: Any, paths: list[str]) -> HistoryLineDates:
+    """Every line of the files dated: each line told as a chunk of its own."""
     dates = _history(git_repo, paths)
+    for path in paths:
+        count = len((git_repo.root / path).read_text(encoding="utf-8").splitlines())
+        dates.want(path, [(line, line) for line in range(1, count + 1)])
+    dates.wanted_all()
     dates.read()
     return dates
 
@@ -344,3 +349,21 @@ def test_only_the_changes_that_can_still_date_a_chunk_are_diffed(git_repo: Any) 
     for path in paths:
         times = _blame_times(git_repo, path)
         assert dates.dates(path, len(times)) == times, path
+
+
+def test_a_file_is_diffed_only_once_it_has_told_its_spans(git_repo: Any) -> None:
+    for number in range(5):  # older changes a file not yet told would otherwise be stepped over
+        git_repo.write("pkg/mod.py", f"def zero(x):\n    return x + {number}\n")
+        git_repo.commit(f"change {number}", date=_day(number))
+    git_repo.write("pkg/mod.py", FIRST + "\n\n" + SECOND)
+    git_repo.commit("rewrite", date=NEWER)
+
+    dates = _history(git_repo, ["pkg/mod.py"])
+    reader = threading.Thread(target=dates.read)
+    reader.start()  # the pass starts before the file is parsed, as in the pipeline
+    dates.want("pkg/mod.py", _chunk_spans(git_repo, "pkg/mod.py"))
+    dates.wanted_all()
+    reader.join()
+
+    assert dates.pairs_diffed == 1
+    assert dates.dates("pkg/mod.py", 6) == _blame_times(git_repo, "pkg/mod.py")

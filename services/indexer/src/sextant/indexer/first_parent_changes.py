@@ -9,7 +9,7 @@ only for the changes that can still date a chunk (``blob_pair_diffs``): most of 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass, field
 
 RunLog = Callable[[list[str]], Iterable[bytes]]
@@ -69,26 +69,27 @@ class FirstParentChanges:
             self._head, "--", *pathspecs,
         ]  # fmt: skip
 
-    def read(self, run_log: RunLog, pathspecs: list[str], stopped: Callable[[], bool]) -> None:
-        """Walk the history (once); stops at the byte budget, when ``stopped()``, or once every file is created."""
+    def walk(self, run_log: RunLog, pathspecs: list[str]) -> Generator[None, None, None]:
+        """Walk the history a piece at a time: yields after each piece is read (closing it stops git).
+
+        It ends at the history's start, once every file's creation is read, or at the byte budget.
+        """
         log = run_log(self.arguments(pathspecs))
         fields: list[bytes] = []
         tail = b""
         try:
             for piece in log:
-                if stopped():
-                    return
                 self.bytes_read += len(piece)
                 parts = (tail + piece).split(b"\0")
                 tail = parts.pop()  # the last field may still be arriving
                 fields.extend(parts)
-                used = self._take(fields)
-                del fields[:used]
+                del fields[: self._take(fields)]
                 if not self._current:
                     self.complete = True
                     return
                 if self.bytes_read > self._max_bytes:
                     return
+                yield
             fields.append(tail)
             self._take(fields, final=True)
             self.complete = True

@@ -8,19 +8,21 @@ of the file's earlier chunks keeps that chunk's date ("carried"), so on a mirror
 blob-less clone, where blame would fetch every old blob) only the symbols that really changed take the
 file's new date ("file"). Unknown stays None, never "now". See docs/indexing.md.
 
-Blame is done for all of a run's code files at once, in one pass: `HistoryLineDates` follows every
-head line back along the head's first parents until the commit that added it (renames followed), and
-a line takes that commit's committer time. It is `git blame --first-parent`, for all files at once: a
-line merged from another branch takes the merge's date (when it reached this branch). First one
+Blame is done for all of a run's code files at once, in one pass: `HistoryLineDates` follows every head
+line back along the head's first parents until the commit that added it (renames followed), and a line
+takes that commit's committer time. It is `git blame --first-parent`, for all files at once: a line
+merged from another branch takes the merge's date (when it reached this branch). First one
 `git log --raw` walk lists each file's changes, newest first, with its blob before and after (no diff:
 ``first_parent_changes``); then every file steps back over its own changes. The commit that created a
 file dates all its lines still undated without a diff; any other change is diffed by git itself, the
 same diff blame runs, for just that pair of blobs (``blob_pair_diffs``). A chunk only needs its newest
-line's date and each file steps back newest first, so a chunk is dated by the first change that
-touches one of its lines: each parsed file tells the pass its chunks' line spans, a file whose chunks
-all have a date is dropped (its dates are final, and the run can write it), and no older change of it
-is diffed. A time and byte budget bounds the pass; lines it did not reach are older than every line
-it did, so a chunk's newest dated line still dates it.
+line's date and each file steps back newest first, so a chunk is dated by the first change that touches
+one of its lines: each parsed file tells the pass its chunks' line spans, a file whose chunks all have a
+date is dropped (its dates are final, and the run can write it), and no older change of it is diffed. A
+file is stepped back only once it has told its spans, and the walk is read alongside, only as far as a
+told file's next change needs it (git is stopped once every file is dated). A time and byte budget
+bounds the pass; lines it did not reach are older than every line it did, so a chunk's newest dated line
+still dates it.
 """
 
 from __future__ import annotations
@@ -91,6 +93,7 @@ def earlier_dates(payloads: Iterable[ChunkPayload]) -> dict[str, SymbolDate]:
 
 
 _NO_LINE = -1
+_WALK_ENDED = object()
 
 
 class _FileLines:
@@ -233,7 +236,7 @@ class HistoryLineDates:
         self._told: queue.SimpleQueue[tuple[str, list[tuple[int, int]]] | None] = queue.SimpleQueue()
         self._all_told = False
         self._active = set(self._files)
-        """Files whose dates are not final yet (one never told is followed for all its lines)."""
+        """Files whose dates are not final yet (one is stepped back only once it has told its spans)."""
         self._stopped = threading.Event()
         self._failed = False
         self._reached_all = True
@@ -302,29 +305,33 @@ class HistoryLineDates:
         return [lines.date_of(index) for index in range(line_count)]
 
     def _walk_and_date(self) -> bool:
-        """Walk the history, then step every followed file back; True when every date is final."""
+        """Walk the history while stepping the told files back; True when every date is final."""
         self._take_told()
         if not self._active:
             return True
         walk = FirstParentChanges(self._head, self._files, max_bytes=self._max_bytes)
-        try:
-            walk.read(self._run_log, suffix_pathspecs(self._files), self._stopped.is_set)
-        finally:
-            self.commits_read, self.bytes_read = walk.commits_read, walk.bytes_read
+        pieces = walk.walk(self._run_log, suffix_pathspecs(self._files))
+        walking = True
         diffs: PairDiffs | None = None
         rounds = 0
         try:
             while self._active:
                 if self._stopped.is_set():
                     return False
-                self._take_told()
-                pairs = self._next_changes(walk)
+                self._take_told(wait=not walking)
+                ready = self._ready(walk, walking=walking)
+                if not ready:
+                    if walking:  # the walk is read only as far as a told file needs it
+                        walking = next(pieces, _WALK_ENDED) is not _WALK_ENDED
+                        self.commits_read, self.bytes_read = walk.commits_read, walk.bytes_read
+                    continue
+                pairs = self._next_changes(walk, ready)
                 if not pairs:
                     continue
                 if diffs is None:
                     diffs = self._start_diffs()
                 if rounds % PREPARED_CHANGES == 0:
-                    diffs.prepare(self._next_blobs(walk, PREPARED_CHANGES))
+                    diffs.prepare(self._next_blobs(walk, ready, PREPARED_CHANGES))
                 rounds += 1
                 found = diffs.hunks([(change.old_blob or "", change.new_blob) for _, change in pairs])
                 self.pairs_diffed, self.bytes_read = diffs.pairs_diffed, walk.bytes_read + diffs.bytes_read
@@ -336,19 +343,32 @@ class HistoryLineDates:
                     return False
             return self._reached_all
         finally:
+            pieces.close()
+            self.commits_read = walk.commits_read
             if diffs is not None:
                 diffs.close()
 
-    def _next_changes(self, walk: FirstParentChanges) -> list[tuple[_FileLines, BlobChange]]:
-        """Step every followed file over its next change; those that need a diff are returned."""
-        pairs: list[tuple[_FileLines, BlobChange]] = []
+    def _ready(self, walk: FirstParentChanges, *, walking: bool) -> list[str]:
+        """The told files whose next change the walk has read; those with no change left are retired."""
+        ready = []
         for path in sorted(self._active):
-            lines, history = self._files[path], walk.files[path]
-            if lines.next_change >= len(history.changes):
-                self._reached_all = self._reached_all and (history.ended or walk.complete)
+            lines = self._files[path]
+            if lines.spans is None:
+                continue  # not told yet: its spans decide what is diffed
+            history = walk.files[path]
+            if lines.next_change < len(history.changes):
+                ready.append(path)
+            elif not walking:
+                self._reached_all = self._reached_all and walk.complete
                 self._retire(path)  # no older change was read: what is undated stays so
-                continue
-            change = history.changes[lines.next_change]
+        return ready
+
+    def _next_changes(self, walk: FirstParentChanges, ready: list[str]) -> list[tuple[_FileLines, BlobChange]]:
+        """Step each ready file over its next change; those that need a diff are returned."""
+        pairs: list[tuple[_FileLines, BlobChange]] = []
+        for path in ready:
+            lines = self._files[path]
+            change = walk.files[path].changes[lines.next_change]
             lines.next_change += 1
             if change.old_blob is None:
                 lines.settle(lines.created(change.when))
@@ -357,22 +377,30 @@ class HistoryLineDates:
                 pairs.append((lines, change))
         return pairs
 
-    def _next_blobs(self, walk: FirstParentChanges, count: int) -> Iterator[str]:
-        """The blobs of each followed file's next ``count`` changes (those after the one being diffed now)."""
-        for path in self._active:
+    def _next_blobs(self, walk: FirstParentChanges, ready: list[str], count: int) -> Iterator[str]:
+        """The blobs of each ready file's next ``count`` changes (from the one being diffed now)."""
+        for path in ready:
             start = self._files[path].next_change - 1
             for change in walk.files[path].changes[start : start + count]:
                 if change.old_blob is not None:
                     yield change.old_blob
                     yield change.new_blob
 
-    def _take_told(self) -> None:
-        """Take the spans told so far; after ``wanted_all`` the files never told are no longer followed."""
+    def _take_told(self, *, wait: bool = False) -> None:
+        """Take the spans told so far; after ``wanted_all`` the files never told are no longer followed.
+
+        With ``wait`` (the walk is read), block until a file is told when no told file is left to step.
+        """
         while True:
             try:
                 told = self._told.get_nowait()
             except queue.Empty:
-                break
+                if not wait or self._all_told or self._stopped.is_set() or self._any_told():
+                    break
+                try:
+                    told = self._told.get(timeout=0.2)  # woken by the next file told
+                except queue.Empty:
+                    continue
             if told is None:
                 self._all_told = True
                 continue
@@ -383,6 +411,9 @@ class HistoryLineDates:
             for path in [path for path in self._active if self._files[path].spans is None]:
                 self._retire(path)
         self._retire_done()
+
+    def _any_told(self) -> bool:
+        return any(self._files[path].spans is not None for path in self._active)
 
     def _retire_done(self) -> None:
         for path in [path for path in self._active if self._files[path].done]:
