@@ -36,6 +36,13 @@ embedding all the same texts, once before and once after the pass (target <= 1.0
 two); and a no-change re-run (index + dense pass) as a share of the full first run (target <= 1%),
 with its embedding calls (target 0).
 
+Last measured (celery/celery, 775 files, 15,441 chunks, `--no-dense --runs 2`, load average 21 to 30,
+medians; docs/indexing.md has the tables): time to analysis 2.02x the floor by CPU with the history
+fetch (1.05x counting the store write and the fetch), 1.50x without it (1.08x counting the write);
+model run / instant-embedder run 0.99x CPU. What is over the floor is the store write (split part by
+part by `store_write_split.py`: ~0.5 s the binding's conversions, ~0.5 s the engine, both under the
+GIL) and the fetch.
+
 Never commit the benchmarked repository.
 """
 
