@@ -148,3 +148,16 @@ def test_each_use_of_an_imported_name_is_a_claim_on_its_own_line(git_repo: GitRe
     assert decorator.removed_by is not None
     assert by_line[(8, "acme.testing.AcmeTestCase")].status == "verified"  # a base class is a use too
     assert (10, "self.client.get") not in by_line
+
+
+def test_a_bare_use_of_an_imported_name_is_as_firm_as_its_import_line(git_repo: GitRepo) -> None:
+    doc = TESTING_DOC.replace("A test case for your application::", "A test case:\n\n.. code-block:: python")
+    git_repo.write("acme/__init__.py", '"""Acme."""\n')
+    git_repo.write("acme/testing.py", "class AcmeTestCase:\n    pass\n")  # no run_loop, and no history of one
+    git_repo.write("docs/testing.rst", doc)
+    git_repo.commit("Testing")
+
+    by_line = {(f.line, f.ref): f for f in check_repository(git_repo.root).findings}
+
+    assert by_line[(8, "acme.testing.run_loop")].status == "contradicted"  # the import line: the module lacks it
+    assert by_line[(11, "acme.testing.run_loop")].status == "contradicted"  # its use: the same claim, met again

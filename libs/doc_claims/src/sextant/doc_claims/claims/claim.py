@@ -44,3 +44,7 @@ class Claim(msgspec.Struct, frozen=True, kw_only=True):
     """Read off a code sample's qualified name (`aiohttp.web.run_app`): a claim only when its first
     part, the owner, is one of the repository's own names (otherwise no claim at all), and an alarm only
     when the history shows the name removed."""
+    as_imported: bool = False
+    """A sample's bare use of a name it imports `from` a module (`@unittest_run_loop` after `from
+    aiohttp.test_utils import unittest_run_loop`): the import line's claim met again, so as firm as
+    that line's (no removing commit needed), though like every sample name it keeps no definition site."""

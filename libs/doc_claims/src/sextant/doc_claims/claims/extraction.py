@@ -156,7 +156,8 @@ def extract_claims(doc_path: str, text: str, *, first_line: int = 1) -> list[Cla
                         forge=draft.forge,
                         in_history_sentence=tells_history(sentence) or in_spans(mention.offset, removed_sections),
                         owner=_owner(mention, text, sentence),
-                        in_sample=mention.form == "sample_name",
+                        in_sample=mention.form in {"sample_name", "imported_use"},
+                        as_imported=mention.form == "imported_use",
                     )
                 )
     return claims
@@ -166,7 +167,7 @@ def _owner(mention: Mention, text: str, sentence: str) -> str | None:
     """Whose the name is: a code sample's qualified name is its first part's (`aiohttp` of
     `aiohttp.web.run_app`), so it counts only when that is this repository's; a name in prose is
     whoever the sentence names."""
-    if mention.form == "sample_name":
+    if mention.form in {"sample_name", "imported_use"}:
         return mention.text.split(".", 1)[0].lower()
     clause = clause_before(text, mention.offset - 1)
     if (named := owner_named(clause, sentence)) is not None:
@@ -234,7 +235,7 @@ def _drafts(mention: Mention, text: str) -> list[Draft]:  # noqa: PLR0911 - one 
         return [Draft("symbol", name, name) for name in python_imports(mention.text) if not shapes.is_placeholder(name)]
     if mention.form == "example":
         return []
-    if mention.form == "sample_name":
+    if mention.form in {"sample_name", "imported_use"}:
         return [] if shapes.is_placeholder(mention.text) else [Draft("symbol", mention.text, mention.text)]
     if mention.form == "link":
         return _link(mention.text)

@@ -149,7 +149,7 @@ def _as_foreign(claim: Claim, resolution: Resolution, own: frozenset[str], facts
     history shows was ours (a removing commit) keeps its alarm."""
     if resolution.status != "contradicted":
         return resolution
-    if claim.in_sample and resolution.removed_by is None:
+    if claim.in_sample and not claim.as_imported and resolution.removed_by is None:
         # Modules fill themselves at run time (proxies, `globals()` updates) and samples reach the
         # reader's objects through our names: only the history's removing commit makes it news.
         reason: str | None = "a code sample's name the history does not show removed"

@@ -96,7 +96,8 @@ def sample_names(lines: list[tuple[int, str]], *, labelled: bool) -> list[Mentio
     import (`web.Application` after `from aiohttp import web` is `aiohttp.web.Application`), and so is
     each bare use of an imported name (`@unittest_run_loop` is `aiohttp.test_utils.unittest_run_loop`
     on the decorator's line). Comments and strings are never read, nor the standard library's names.
-    Whose the root is, the judge decides.
+    Whose the root is, the judge decides. A bare use of a name imported `from` a module is an
+    "imported_use": the import line's claim met again, as firm as it.
 
     Args:
         lines: (offset in the doc, text) for each line of the block's body.
@@ -110,6 +111,12 @@ def sample_names(lines: list[tuple[int, str]], *, labelled: bool) -> list[Mentio
     if tree is None or (not labelled and not _does_something(tree)):
         return []
     bound, imported = _sample_bindings(tree)
+    from_imported = {
+        alias.asname or alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level
+        for alias in node.names
+    }
     mentions: list[Mention] = []
     for node, written in _dotted_loads(tree, imported):
         root = written[0]
@@ -121,7 +128,9 @@ def sample_names(lines: list[tuple[int, str]], *, labelled: bool) -> list[Mentio
         offset, text = lines[node.lineno - 1]
         name = ".".join(parts)
         start = offset + len(text) - len(text.lstrip())
-        mentions.append(Mention(start, start + len(name), name, "sample_name"))
+        # A bare use of a name imported `from` a module is the import line's own claim, met again.
+        form: MentionForm = "imported_use" if len(written) == 1 and root in from_imported else "sample_name"
+        mentions.append(Mention(start, start + len(name), name, form))
     return mentions
 
 

@@ -8,7 +8,9 @@ from typing import Literal
 
 _NOT_NEWLINE = re.compile(r"[^\n]")
 
-MentionForm = Literal["inline", "link", "role", "shell", "env_file", "python_import", "example", "sample_name"]
+MentionForm = Literal[
+    "inline", "link", "role", "shell", "env_file", "python_import", "example", "sample_name", "imported_use"
+]
 
 
 @dataclass(frozen=True)
