@@ -37,12 +37,15 @@ process +0.60 s).
 
 A `git log --raw` walk (no diff) and git's diff of only the blob pairs that can still date a chunk, through
 one `git diff-tree --stdin` over one-entry trees; a file's creation dates its undated lines without a
-diff (load 19-23, three runs each): flask +59% / +52% (0.55 -> 0.84 s; git +0.21 s, this process +0.08
-s), click +9% / +35% (0.72 -> 0.97 s; git +0.19 s, +0.06 s), celery +29% / +45% (3.47 -> 5.03 s; git
-+1.16 s, this process +0.40 s); git diffs 1,007 / 9,344 pairs on flask / celery where the log diffed
-about 2,200 / 18,700. Every checked chunk (350 / 434 / 455 in 24 files each) equals blame. The bound is
-still not met: the pairs that must be diffed cost git about 0.15 s on flask (54 MB of blobs read, 0.06
-s of it just inflating them), 27% of that first index by themselves.
+diff; a file is diffed only once it has told its spans. Same minutes, old pass then new, three rounds
+each (load 19-26): flask +13% / +43% (0.61 -> 0.87 s; git +0.26 s) -> +36% / +52% (0.56 -> 0.85 s; git
++0.21 s, this process +0.09 s), click +17% / +49% (0.60 -> 0.90 s; git +0.23 s) -> +68% / +32% (0.64
+-> 0.84 s; git +0.17 s), celery +27% / +60% (2.99 -> 4.78 s; git +1.48 s) -> +12% / +38% (3.18 -> 4.39
+s; git +1.16 s, this process +0.05 s). An earlier pair (load 20-31): flask +61% -> +49%, click +42% ->
++38%, celery +61% -> +42%. Git diffs 1,007 / 9,344 pairs on flask / celery where the log diffed about
+2,200 / 18,700. Every checked chunk (350 / 434 / 455 in 24 files each) equals blame. The bound is still
+not met: the pairs that must be diffed cost git about 0.15 s on flask (54 MB of blobs read, 0.06 s of
+it just inflating them), 27% of that first index by themselves.
 docs/indexing.md says where the cost is and what did not lower it.
 """
 
