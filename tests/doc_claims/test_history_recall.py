@@ -33,7 +33,7 @@ def test_a_name_that_lived_and_died_between_two_sampled_trees_is_contradicted(gi
     repo = open_history(git_repo.root)
     sampled = find_past_definitions(repo, ["shortlived_helper"])
     assert "shortlived_helper" not in sampled.found  # what the samples alone miss
-    completed = search_between_samples(repo, sampled, max_bytes=1 << 20, max_seconds=60)
+    completed = search_between_samples(repo, sampled)
     assert completed.found["shortlived_helper"].removed_by is not None
     assert completed.found["shortlived_helper"].removed_by.sha == removal
     assert completed.between_note is None

@@ -81,13 +81,13 @@ def _outputs(root: Path) -> dict[str, object]:
     repo = open_history(root)
     report = check_repository(root)
     search = find_past_definitions(repo, ["SyncSession"], used={"Session", "connect", "host"})
-    search = search_between_samples(repo, search, max_bytes=1 << 20, max_seconds=60)
+    search = search_between_samples(repo, search)
     head, dates, commits = read_recency(repo.git_dir, repo.head, env=in_place_environment(root))
     return {
         "findings": sorted((f.doc, f.line, f.ref, f.status, f.evidence or "") for f in report.findings),
         "past": {name: (p.path, p.removed_by) for name, p in search.found.items()},
         "last_commits": last_commits(repo, ["README.md", "docs/sessions.md"]),
-        "blame": line_commits(repo, {"README.md": {3}, "docs/sessions.md": {3}}, time.monotonic() + 60),
+        "blame": line_commits(repo, {"README.md": {3}, "docs/sessions.md": {3}}, time.monotonic() + 60, max_docs=2),
         "recency": (head, dates, commits),
     }
 

@@ -73,7 +73,7 @@ def test_the_pass_between_samples_reads_a_path_holding_space_b_slash_whole(git_r
     search = find_past_definitions(repo, ["zz_short_lived"])
     assert "zz_short_lived" not in search.found  # no sampled tree holds it
 
-    found = search_between_samples(repo, search, max_bytes=1 << 20, max_seconds=60).found["zz_short_lived"]
+    found = search_between_samples(repo, search).found["zz_short_lived"]
 
     assert found.path == "d b/x.py"
     assert found.removed_by is not None
@@ -86,7 +86,7 @@ def test_the_pass_between_samples_reads_a_path_git_quotes(git_repo: GitRepo) -> 
     repo = open_history(git_repo.root)
     search = find_past_definitions(repo, ["zz_short_lived"])
 
-    found = search_between_samples(repo, search, max_bytes=1 << 20, max_seconds=60).found["zz_short_lived"]
+    found = search_between_samples(repo, search).found["zz_short_lived"]
 
     assert found.path == "acme/tab\there.py"
     assert found.removed_by is not None

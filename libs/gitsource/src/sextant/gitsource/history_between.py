@@ -10,21 +10,23 @@ reads the first-parent history at most once, however many names there are; the n
 are left out because their every use would be most of the output and none of the news.
 
 The newest commit whose diff drops a name's definition (and adds none) removed it; the definitions
-that commit added are the candidates for its replacement. Every call is bounded by this pass's own
-time budget and by the look-up's byte cap: when either runs out, the newer stretches read so far
-stand and `between_note` says how far back the pass reached. A pass cut short never weakens what
-the sampled look-up decided (that is `note`): it only finds fewer of the names the samples missed.
+that commit added are the candidates for its replacement. The pass reads whole stretches, newest
+first, while their first-parent commits fit its work budget (`HistoryBudget.between_commits`; the
+stretches' lengths are known from the samples' depths, so where it stops never depends on the
+machine) and the look-up's output budget lasts: the newer stretches read so far stand and
+`between_note` says how far back the pass reached. A pass cut short never weakens what the sampled
+look-up decided (that is `note`): it only finds fewer of the names the samples missed.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-import time
 from collections.abc import Collection
 
 from sextant.gitsource.errors import GitSourceError, GitTimeoutError
 from sextant.gitsource.history_access import HistoryRepository
+from sextant.gitsource.history_budget import SafetyClock, safety_note
 from sextant.gitsource.history_definitions import (
     CODE_PATHSPECS,
     DefinitionSearch,
@@ -37,28 +39,20 @@ from sextant.gitsource.history_definitions import (
 )
 from sextant.gitsource.history_patches import LOG_FORMAT, PINNED_DIFF_OPTIONS, CommitRef, commit_file_diffs
 
-DEFAULT_BETWEEN_SECONDS = 2.0
-"""Budget of the pass between the samples: a history of a few thousand commits is read whole well
-within it; on git/git's 82k commits it reaches back as far as it can (bench/history measures it)."""
-
 
 def search_between_samples(
     repo: HistoryRepository,
     search: DefinitionSearch,
     *,
     used: Collection[str] = frozenset(),
-    max_bytes: int,
-    max_seconds: float,
 ) -> DefinitionSearch:
     """Look for the names no sampled tree held in the commits between the samples, newest first.
 
     Args:
         repo: The opened repository.
-        search: The sampled look-up's result (its `samples`, `found` and `searched`); updated in place
-            (`found`, `bytes_read`, `seconds`, `between_note`).
+        search: The sampled look-up's result (its `samples`, `depths`, `found`, `searched` and
+            `budget`); updated in place (`found`, `bytes_read`, `seconds`, `between_note`).
         used: Names the head's code still uses (left out: their uses are no news).
-        max_bytes: Cap on the git output the whole look-up reads (this pass adds to `bytes_read`).
-        max_seconds: Seconds this pass may take.
 
     Returns:
         The same search, with the names this pass found added to `found`.
@@ -67,19 +61,20 @@ def search_between_samples(
     names = sorted(set(search.searched) - set(search.found) - set(used))
     if not samples or not names or search.note is not None:
         return search  # nothing left to find, or the sampled look-up already spent its budget
-    started = time.monotonic()
-    deadline = started + max_seconds
+    budget = search.budget
+    clock = search.clock or SafetyClock(budget.safety_seconds)
+    started = clock.elapsed()
     regex = r"(^|[^A-Za-z0-9_$])(" + "|".join(_ere_escape(name) for name in names) + r")([^A-Za-z0-9_$]|$)"
     found: dict[str, PastDefinition] = {}
     named: dict[str, PastDefinition] = {}
-    newer = repo.head
+    newer, newer_depth = repo.head, 0
     for index, (oldest, _) in enumerate(samples):
-        remaining = deadline - time.monotonic()
-        if remaining <= 0 or search.bytes_read > max_bytes:
-            search.between_note = _reached_note(index, samples, max_seconds)
+        depth = search.depths[index] if index < len(search.depths) else newer_depth
+        if depth > budget.between_commits or search.bytes_read > budget.output_bytes:
+            search.between_note = _reached_note(index, samples, newer_depth, budget.between_commits)
             break
         try:
-            out = dataclasses.replace(repo, timeout=remaining).git(
+            out = dataclasses.replace(repo, timeout=max(clock.remaining(), 0.1)).git(
                 [
                     "log",
                     "--first-parent",
@@ -99,23 +94,29 @@ def search_between_samples(
                 ]
             )
         except GitTimeoutError:
-            search.between_note = _reached_note(index, samples, max_seconds)
+            reached = samples[index - 1][1].day[:10] if index > 0 else "the head"
+            search.between_note = safety_note(
+                budget.safety_seconds, f"reading the commits between the sampled trees older than {reached}"
+            )
             break
         except GitSourceError as error:  # a blob a partial clone lacks (never fetched): stop here
             search.between_note = f"history between the sampled trees not read past {index} stretches: {error}"
             break
-        if search.bytes_read + len(out) > max_bytes:
-            out = out[: max(0, max_bytes - search.bytes_read)]
-            search.between_note = f"history between the sampled trees read only up to the {max_bytes:,}-byte cap"
+        if search.bytes_read + len(out) > budget.output_bytes:
+            out = out[: max(0, budget.output_bytes - search.bytes_read)]
+            search.between_note = (
+                "history between the sampled trees read only up to its "
+                f"{budget.output_bytes / 2**20:,.0f} MiB output budget"
+            )
         search.bytes_read += len(out)
         _read_removals(out.decode("utf-8", "replace"), names, found, named)
-        newer = oldest
+        newer, newer_depth = oldest, depth
         if len(found) == len(names) or search.between_note is not None:
             break
     for name, past in named.items():
         found.setdefault(name, past)  # only ever used, not defined: weaker (a parameter counts, see past_names)
     search.found = {**search.found, **found}
-    search.seconds += time.monotonic() - started
+    search.seconds += clock.elapsed() - started
     return search
 
 
@@ -157,9 +158,9 @@ def _ere_escape(name: str) -> str:
     return re.sub(r"([$.])", r"\\\1", name)
 
 
-def _reached_note(index: int, samples: list[tuple[str, CommitRef]], max_seconds: float) -> str:
+def _reached_note(index: int, samples: list[tuple[str, CommitRef]], commits: int, budget: int) -> str:
     reached = samples[index - 1][1].day[:10] if index > 0 else "the head"
     return (
-        f"history between the sampled trees read back to {reached} within its budget ({max_seconds:g} s); "
-        "a name that lived and died before that is not found"
+        f"history between the sampled trees read back to {reached} ({commits:,} commits; its work budget is "
+        f"{budget:,} commits); a name that lived and died before that is not found"
     )

@@ -19,8 +19,10 @@ in a few git calls whatever the number of names, never one per name:
    together they read history at most once); one `git show` of those commits lists what they added
    (a rename's new name).
 
-The output of each call is capped (`max_bytes`) and every call has a time limit, so a huge history
-costs at most the budget; the result says when a budget cut the search short. Names that live and
+Every limit is a work budget (`history_budget`): the source bytes the greps read, the git output
+read, so a huge history costs at most the budget and the same repository gets the same answer on
+any machine; the result says when a budget cut the search short. A generous wall-clock safety net
+stops a machine that has all but stalled, and the note says when it fired. Names that live and
 die between two samples are not found (the price of bounded cost). A partial (blob-less) clone is
 not searched at all — its old blobs would have to be fetched, one round trip per missing object —
 and the result says so; the findings carry that note (docs/doc-claims.md).
@@ -30,7 +32,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import time
 from collections import defaultdict
 from collections.abc import Collection, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -39,16 +40,13 @@ from functools import cache
 
 from sextant.gitsource.errors import GitCommandError, GitSourceError, GitTimeoutError
 from sextant.gitsource.history_access import HistoryRepository
+from sextant.gitsource.history_budget import DEFAULT_BUDGET, HistoryBudget, SafetyClock, safety_note
 from sextant.gitsource.history_patches import LOG_FORMAT, PINNED_DIFF_OPTIONS, commit_diffs
 
 # Other judges read these from here, as before the patch reading moved to its own module.
 from sextant.gitsource.history_patches import CommitRef as CommitRef  # noqa: PLC0414 - an explicit re-export
 from sextant.gitsource.history_patches import commit_file_diffs as commit_file_diffs  # noqa: PLC0414 - likewise
 
-DEFAULT_HISTORY_BYTES = 8 * 1024 * 1024
-DEFAULT_HISTORY_SECONDS = 15.0
-"""Wall-time budget of one look-up: a small repository needs well under a second; a history the size
-of git/git's is cut to the newest trees that fit (bench/history measures it)."""
 _FIXED_STRING_NAMES = 200
 """Names given to the `-F -w` fallback at most (one pattern each is slow in git)."""
 _SAMPLE_DEPTHS = tuple(2**k for k in range(3, 20))
@@ -175,6 +173,13 @@ class DefinitionSearch:
     seconds: float = 0.0
     samples: list[tuple[str, CommitRef]] | None = None
     """The sampled commits, newest first (None when the search never read history)."""
+    depths: list[int] = field(default_factory=list)
+    """Each sample's first-parent depth below the head (8, 16, …; the root's last)."""
+    source_bytes: int = 0
+    """Bytes of source the greps of the sampled trees read (the work the source budget counts)."""
+    budget: HistoryBudget = DEFAULT_BUDGET
+    clock: SafetyClock | None = None
+    """The safety net's clock, shared with the pass between the samples."""
     between_note: str | None = None
     """How far back the pass between the samples read, when its budget cut it short (history_between)."""
 
@@ -217,8 +222,7 @@ def find_past_definitions(
     names: Iterable[str],
     *,
     used: Collection[str] = frozenset(),
-    max_bytes: int = DEFAULT_HISTORY_BYTES,
-    max_seconds: float = DEFAULT_HISTORY_SECONDS,
+    budget: HistoryBudget = DEFAULT_BUDGET,
 ) -> DefinitionSearch:
     """Look up, in sampled past trees, where each name was defined and which commit removed it.
 
@@ -227,40 +231,41 @@ def find_past_definitions(
         names: Simple identifiers to look for.
         used: Names the head's code still uses: a past use is no news for them, so only their
             definitions are looked for (their every use would be most of the output).
-        max_bytes: Cap on git output read in all (grep hits and diffs).
-        max_seconds: Wall-time budget for the whole look-up.
+        budget: The work the look-up may do (and its wall-clock safety net).
 
     Returns:
         The definitions found, with their removal commit and what that commit added.
     """
     wanted = sorted({n for n in names if _NAME.match(n) and len(n) > 2})
-    search = DefinitionSearch(searched=frozenset(wanted))
+    search = DefinitionSearch(searched=frozenset(wanted), budget=budget)
     if not wanted:
         return search
     if repo.partial:
         search.note = PARTIAL_CLONE_NOTE
         return search
-    started = time.monotonic()
-    deadline = started + max_seconds
-    samples = sample_commits(repo)
-    search.samples = samples
+    clock = search.clock = SafetyClock(budget.safety_seconds)
+    try:
+        sampled = sampled_depths(dataclasses.replace(repo, timeout=max(clock.remaining(), 0.1)))
+    except GitTimeoutError:
+        search.note = safety_note(budget.safety_seconds, "listing the commits to sample")
+        return search
+    samples = [(sha, commit) for _, sha, commit in sampled]
+    search.samples, search.depths = samples, [depth for depth, _, _ in sampled]
     used_now = set(used)
-    hits = _search_samples(repo, wanted, used_now, samples, search, deadline, max_bytes, max_seconds)
+    hits = _search_samples(repo, wanted, used_now, samples, search)
     definitions = {
         name: value
         for name, value in _newest_definitions(hits, samples, wanted).items()
         if value[0].defined or name not in used_now  # the head still uses it: a past use is no news
     }
-    remaining = deadline - time.monotonic()
-    if definitions and remaining > 0:
+    if definitions:
         try:
-            _attribute_removals(dataclasses.replace(repo, timeout=remaining), definitions, samples, search, max_bytes)
+            timed = dataclasses.replace(repo, timeout=max(clock.remaining(), 0.1))
+            _attribute_removals(timed, definitions, samples, search, budget.output_bytes)
         except GitTimeoutError:
-            search.note = f"history search stopped at its {max_seconds:g} s budget before naming removal commits"
-    elif definitions:
-        search.note = f"history search stopped at its {max_seconds:g} s budget before naming removal commits"
+            search.note = safety_note(budget.safety_seconds, "naming removal commits")
     search.found = {name: found for name, (found, _) in definitions.items()}
-    search.seconds = time.monotonic() - started
+    search.seconds = clock.elapsed()
     return search
 
 
@@ -270,10 +275,22 @@ _PATTERN_CHARS = 24_000
 """Length of one pattern at most (names times forms): PCRE in git refused ~60,000 and took ~30,000."""
 
 
-def _covered_note(searched: int, sampled: int, max_seconds: float, max_bytes: int) -> str:
+def _source_note(searched: int, sampled: int, source_bytes: int, budget: int) -> str:
     return (
-        f"history search covered {searched} of {sampled} sampled trees within its budget "
-        f"({max_seconds:g} s, {max_bytes:,} bytes)"
+        f"history search covered the newest {searched} of {sampled} sampled trees: the next would have "
+        f"read more source than its work budget ({_size(source_bytes)} of {_size(budget)} read), so a name only "
+        "older code defined is not found"
+    )
+
+
+def _size(count: int) -> str:
+    return f"{count / 2**20:,.1f} MiB" if count >= 2**20 else f"{count / 1024:,.0f} KiB"
+
+
+def _output_note(searched: int, sampled: int, budget: int) -> str:
+    return (
+        f"history search covered the newest {searched} of {sampled} sampled trees: their matches filled "
+        f"its {budget / 2**20:,.0f} MiB output budget, so a name only older code defined is not found"
     )
 
 
@@ -286,6 +303,18 @@ def sample_commits(repo: HistoryRepository) -> list[tuple[str, CommitRef]]:
     Returns:
         (sha, commit) pairs.
     """
+    return [(sha, commit) for _, sha, commit in sampled_depths(repo)]
+
+
+def sampled_depths(repo: HistoryRepository) -> list[tuple[int, str, CommitRef]]:
+    """The samples of `sample_commits` with their first-parent depth below the head.
+
+    Args:
+        repo: The opened repository.
+
+    Returns:
+        (depth, sha, commit), newest first.
+    """
     out = repo.git(["log", "--first-parent", "--format=%H%x00%cI%x00%s", repo.head])
     rows = out.decode("utf-8", "replace").splitlines()
     picked = [depth for depth in _SAMPLE_DEPTHS if depth < len(rows)]
@@ -294,7 +323,7 @@ def sample_commits(repo: HistoryRepository) -> list[tuple[str, CommitRef]]:
     samples = []
     for depth in picked:
         sha, day, subject = [*rows[depth].split("\0"), "", ""][:3]
-        samples.append((sha, CommitRef(sha, day, subject)))
+        samples.append((depth, sha, CommitRef(sha, day, subject)))
     return samples
 
 
@@ -313,51 +342,115 @@ class _Unit:
     """For one tree: the files that differ from the newer sample's tree (the rest match as they did there)."""
 
 
-def _search_samples(  # noqa: PLR0917 - the look-up's inputs and its budgets
+def _search_samples(
     repo: HistoryRepository,
     names: list[str],
     used: set[str],
     samples: list[tuple[str, CommitRef]],
     search: DefinitionSearch,
-    deadline: float,
-    max_bytes: int,
-    max_seconds: float,
 ) -> list[_Hit]:
     """The hits of the sampled trees, newest first, within the budgets (`search.trees` and `note` say how far).
 
     A tree that differs from the newer sample's in at most `_DELTA_FILES` code files is grepped in
     those files alone: its other files hold the blobs the newer tree has, whose lines matched there
     already, and the look-up keeps each name's newest hit only. So the dense recent samples cost
-    their few changed files. Whole trees are grepped a batch at a time. Two units are searched at
-    once (git works on one while the other's output is read), and their results are taken in
-    order, so a budget cut leaves the newest trees searched.
+    their few changed files. Whole trees are grepped a batch at a time. Which units are searched is
+    decided before any grep runs, from the source bytes each would read (`_within_source_budget`),
+    so the cut never depends on how fast git was. Two units are searched at once (git works on one
+    while the other's output is read), and their results are taken in order.
     """
-    units = _units(samples, _changed_between(repo, samples, deadline))
+    clock = search.clock or SafetyClock(search.budget.safety_seconds)
+    budget = search.budget
+    units = _units(samples, _changed_between(repo, samples, clock))
+    planned, search.source_bytes = _within_source_budget(repo, units, budget.source_bytes, clock)
     hits: list[_Hit] = []
     with ThreadPoolExecutor(max_workers=_CONCURRENT_GREPS, thread_name_prefix="history-grep") as pool:
         running: dict[int, Future[list[bytes]]] = {}
 
         def start(index: int) -> None:
-            remaining = deadline - time.monotonic()
-            if index < len(units) and index not in running and remaining > 0:
-                unit = units[index]
-                timed = dataclasses.replace(repo, timeout=remaining)
+            if index < len(planned) and index not in running:
+                unit = planned[index]
+                timed = dataclasses.replace(repo, timeout=max(clock.remaining(), 0.1))
                 running[index] = pool.submit(_grep_outputs, timed, names, used, unit.trees, unit.changed)
 
-        for index, unit in enumerate(units):
+        for index, unit in enumerate(planned):
             start(index)
-            if index not in running or search.bytes_read >= max_bytes:
-                search.note = _covered_note(unit.first, len(samples), max_seconds, max_bytes)
+            if search.bytes_read >= budget.output_bytes:
+                search.note = _output_note(unit.first, len(samples), budget.output_bytes)
                 break
             start(index + 1)  # the next unit's greps run while this one's output is read
             try:
-                hits += _account(running.pop(index).result(), search, max_bytes)
+                hits += _account(running.pop(index).result(), search, budget.output_bytes)
             except GitTimeoutError:
-                search.note = _covered_note(unit.first, len(samples), max_seconds, max_bytes)
+                search.note = safety_note(budget.safety_seconds, f"searching the sampled trees past {unit.first}")
                 break
             search.trees = unit.first + len(unit.trees)
             search.trees_whole += len(unit.trees) if unit.changed is None else 0
+        for future in running.values():
+            future.cancel()
+    if search.note is None and len(planned) < len(units):
+        search.note = _source_note(search.trees, len(samples), search.source_bytes, budget.source_bytes)
     return hits
+
+
+def _within_source_budget(
+    repo: HistoryRepository, units: list[_Unit], budget: int, clock: SafetyClock
+) -> tuple[list[_Unit], int]:
+    """The newest units whose greps read at most `budget` bytes of source in all, and the bytes they read.
+
+    A unit's cost is the size of the code files its greps read: every code file of a whole tree, or
+    a tree's changed files. The trees are listed (`ls-tree`, which reads no blob, so a hydrated
+    blob-less mirror lists them too) and the sizes of their code blobs read in one
+    `cat-file --batch-check`; nothing depends on how fast git is.
+    """
+    try:
+        blobs = [[_code_blobs(repo, tree, unit.changed, clock) for tree in unit.trees] for unit in units]
+        sizes = _blob_sizes(repo, {blob for unit in blobs for tree in unit for blob in tree}, clock)
+    except GitSourceError:
+        return [], 0  # trees that cannot be listed cannot be grepped either
+    planned: list[_Unit] = []
+    spent = 0
+    for unit, unit_blobs in zip(units, blobs, strict=True):
+        cost = sum(sizes.get(blob, 0) for tree in unit_blobs for blob in tree)
+        if planned and spent + cost > budget:
+            break
+        planned.append(unit)  # the newest unit always runs: a tree larger than the budget is still searched once
+        spent += cost
+    return planned, spent
+
+
+_CODE_SUFFIXES = tuple(spec.removeprefix("*") for spec in CODE_PATHSPECS)
+
+
+def _code_blobs(repo: HistoryRepository, tree: str, only: frozenset[str] | None, clock: SafetyClock) -> list[str]:
+    """The blob ids of the tree's code files (only those in `only`, when given): what a grep of them reads."""
+    out = dataclasses.replace(repo, timeout=max(clock.remaining(), 0.1)).git(["ls-tree", "-r", "-z", tree])
+    blobs = []
+    for record in out.split(b"\0"):
+        meta, _, raw_path = record.partition(b"\t")
+        fields = meta.split()
+        if len(fields) != 3 or fields[1] != b"blob":
+            continue
+        path = raw_path.decode("utf-8", "surrogateescape")
+        if path.endswith(_CODE_SUFFIXES) and (only is None or path in only):
+            blobs.append(fields[2].decode("ascii"))
+    return blobs
+
+
+def _blob_sizes(repo: HistoryRepository, blobs: set[str], clock: SafetyClock) -> dict[str, int]:
+    """Blob id → size, in one `cat-file --batch-check` (a blob the store lacks counts nothing)."""
+    if not blobs:
+        return {}
+    out = dataclasses.replace(repo, timeout=max(clock.remaining(), 0.1)).git(
+        ["cat-file", "--batch-check=%(objectname) %(objectsize)", "--buffer"],
+        stdin="".join(f"{blob}\n" for blob in sorted(blobs)).encode(),
+    )
+    sizes = {}
+    for line in out.decode("ascii", "replace").splitlines():
+        blob, _, size = line.partition(" ")
+        if size.isdigit():
+            sizes[blob] = int(size)
+    return sizes
 
 
 _DELTA_FILES = 1000
@@ -367,7 +460,7 @@ _CONCURRENT_GREPS = 2
 
 
 def _changed_between(
-    repo: HistoryRepository, samples: list[tuple[str, CommitRef]], deadline: float
+    repo: HistoryRepository, samples: list[tuple[str, CommitRef]], clock: SafetyClock
 ) -> dict[int, frozenset[str]]:
     """Sample index → the code files its tree and the newer sample's differ in (one `diff-tree --stdin`), when few.
 
@@ -375,11 +468,10 @@ def _changed_between(
     (they are grepped whole).
     """
     pairs = {samples[index - 1][0]: index for index in range(1, len(samples))}
-    remaining = deadline - time.monotonic()
-    if not pairs or remaining <= 0:
+    if not pairs:
         return {}
     try:
-        out = dataclasses.replace(repo, timeout=remaining).git(
+        out = dataclasses.replace(repo, timeout=max(clock.remaining(), 0.1)).git(
             ["diff-tree", "--stdin", "-r", "--name-only", "--no-renames", "-z", "--", *CODE_PATHSPECS],
             stdin="".join(f"{newer} {samples[index][0]}\n" for newer, index in pairs.items()).encode(),
         )
@@ -464,7 +556,9 @@ def _account(outputs: list[bytes], search: DefinitionSearch, max_bytes: int) -> 
     hits = []
     for out in outputs:
         if search.bytes_read + len(out) > max_bytes:
-            search.note = f"history search read only the first {max_bytes:,} bytes of matches"
+            search.note = (
+                f"history search read only the first {max_bytes / 2**20:,.0f} MiB of matches (its output budget)"
+            )
             out = out[: max(0, max_bytes - search.bytes_read)]  # noqa: PLW2901 - cut to the budget
         search.bytes_read += len(out)
         hits += _parse_hits(out)
@@ -605,7 +699,9 @@ def _attribute_removals(
         newer = samples[index - 1][0] if index > 0 else repo.head
         out = diffs_naming(repo, names, {definitions[name][0].path for name in names}, f"{samples[index][0]}..{newer}")
         if search.bytes_read + len(out) > max_bytes:
-            search.note = f"history search read only the first {max_bytes:,} bytes of diffs"
+            search.note = (
+                f"history search read only the first {max_bytes / 2**20:,.0f} MiB of diffs (its output budget)"
+            )
             out = out[: max(0, max_bytes - search.bytes_read)]
         search.bytes_read += len(out)
         for commit, removed, added in commit_diffs(out.decode("utf-8", "replace")):

@@ -3,11 +3,12 @@
 "Changed" means what a reader of the doc would trip over: a function or method lost a parameter
 the doc writes as code near the claim (a code span, a code sample's call of it, an API directive),
 or a class lost a member or field the doc writes so. The doc's side is when the claim's line was
-last written (one `git blame -L` per doc, for the claims' lines only; the doc's last commit when
-blame cannot say within the budget); the definition is read then and at the head. A file that
-changed without the definition losing anything the doc uses is no alarm, and neither is a
-parameter list that now takes `**kwargs`. The evidence says what was lost, when, and by which
-commit (one path-limited `git log -G` for all such changes).
+last written (one `git blame -L` per doc, for the claims' lines only, for as many docs in path
+order as the blame budget allows, `HistoryBudget.blame_commits`; the doc's last commit for the
+others); the definition is read then and at the head. A file that changed without the definition
+losing anything the doc uses is no alarm, and neither is a parameter list that now takes
+`**kwargs`. The evidence says what was lost, when, and by which commit (one path-limited
+`git log -G` for all such changes).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from sextant.doc_claims.judging.signatures import class_fields, parameter_names,
 from sextant.doc_rules import calendar_day
 from sextant.gitsource.errors import GitSourceError, GitTimeoutError
 from sextant.gitsource.history_access import HistoryRepository
+from sextant.gitsource.history_budget import BLAME_COMMITS, docs_to_blame
 from sextant.gitsource.history_changes import blob_ids
 from sextant.gitsource.history_definitions import commit_file_diffs, diffs_naming
 from sextant.gitsource.history_trees import read_objects
@@ -37,8 +39,11 @@ from sextant.parsing import Symbol, decode_source, parse_symbols
 _DEFINITIONS = frozenset({"function", "method", "constructor", "class", "struct", "interface", "record"})
 _CLASSES = frozenset({"class", "struct", "interface", "record"})
 _CONSTRUCTORS = ("__init__", "constructor", "New")
-DEFINITION_CHANGE_SECONDS = 10.0
-"""Wall-time budget for comparing definitions with their state at the docs' commits."""
+DEFINITION_CHANGE_SECONDS = 100.0
+"""Wall-clock safety net for comparing definitions with their state at the docs' commits: about ten
+times what git/git's docs take, so only a stalled machine reaches it. The work itself is bounded by
+the claims (one blame per doc, within the blame budget; one read of each changed file), not by time,
+so the same repository gets the same findings on any machine."""
 _NEARBY_LINES = 12
 """How far from the claim the doc's text is searched for the lost name (a paragraph or a code sample)."""
 
@@ -72,6 +77,7 @@ def revise_with_definition_changes(
     *,
     max_bytes: int,
     max_seconds: float = DEFINITION_CHANGE_SECONDS,
+    blame_commits: int = BLAME_COMMITS,
 ) -> list[tuple[Claim, Resolution]]:
     """Mark verified claims outdated where their definition lost what the doc uses, with evidence.
 
@@ -82,7 +88,8 @@ def revise_with_definition_changes(
         doc_commits: Doc path → (its last commit, that commit's date).
         doc_texts: Doc path → its text.
         max_bytes: Cap on the diff text read to name the changing commits.
-        max_seconds: Wall-time budget; files not compared by then are left as they are.
+        max_seconds: Wall-clock safety net; files not compared by then are left as they are.
+        blame_commits: Commits blame may walk (each doc counted as the first-parent history's length).
 
     Returns:
         The claims with revised resolutions, in the same order.
@@ -103,9 +110,13 @@ def revise_with_definition_changes(
     lines_of: dict[str, set[int]] = defaultdict(set)
     for _, claim, _resolution in candidates:
         lines_of[claim.doc].add(claim.line)
-    # Blame gets a bounded share, so comparing the definitions always has time left and a long
-    # history (git/git's docs) does not make it the costliest step of the check.
-    written = line_commits(repo, lines_of, time.monotonic() + min(max_seconds * _BLAME_SHARE, BLAME_SECONDS))
+    # Blame is bounded by a number of docs (work, not time), so a long history (git/git's docs)
+    # does not make it the costliest step of the check, and where it stops never depends on the machine.
+    try:
+        blamed_docs = docs_to_blame(repo, blame_commits)
+    except GitSourceError:
+        blamed_docs = 0
+    written = line_commits(repo, lines_of, deadline, max_docs=blamed_docs)
 
     def doc_side(claim: Claim) -> tuple[str, str]:
         # When the claim's line was last written; the doc's last commit when blame could not say.
@@ -146,31 +157,29 @@ def revise_with_definition_changes(
     return revised
 
 
-_BLAME_SHARE = 0.5
-"""The share of the budget blame may take; docs not blamed by then are compared from their last commit."""
-BLAME_SECONDS = 1.0
-"""And at most this long (blame on git/git's docs costs about 2 s of the whole check's 15 s)."""
 _BLAME_HEADER = re.compile(rb"^([0-9a-f]{40}) \d+ (\d+)")
 
 
 def line_commits(
-    repo: HistoryRepository, lines_of: dict[str, set[int]], deadline: float
+    repo: HistoryRepository, lines_of: dict[str, set[int]], deadline: float, *, max_docs: int
 ) -> dict[tuple[str, int], tuple[str, str]]:
     """(doc, line) → (commit, ISO date) of the commit that last wrote each line: one `git blame` per doc.
 
-    Only the claims' lines are blamed (`-L n,n` each). Docs left when the deadline passes, or whose
-    blame fails, are left out: their claims fall back to the doc's last commit.
+    Only the claims' lines are blamed (`-L n,n` each), in at most `max_docs` docs in path order.
+    Docs past that, left when the safety deadline passes, or whose blame fails, are left out: their
+    claims fall back to the doc's last commit.
 
     Args:
         repo: The opened repository.
         lines_of: Doc path → the 1-based lines to blame.
-        deadline: `time.monotonic()` value after which no doc is blamed.
+        deadline: `time.monotonic()` value after which no doc is blamed (the safety net).
+        max_docs: Docs blamed at most (the work budget).
 
     Returns:
         The commit and committer date of each line blamed.
     """
     found: dict[tuple[str, int], tuple[str, str]] = {}
-    for doc, lines in sorted(lines_of.items()):
+    for doc, lines in sorted(lines_of.items())[:max_docs]:
         left = deadline - time.monotonic()
         if left <= 0:
             break

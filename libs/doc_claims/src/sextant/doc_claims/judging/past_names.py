@@ -93,7 +93,7 @@ def revise_with_past_names(
         elif search.note is None and resolution.status == "contradicted":
             evidence = (
                 f"{resolution.evidence}; no past definition of {name} in this repository's history "
-                f"({search.trees} past trees searched)"
+                f"({search.trees} past trees searched" + (f"; {search.between_note})" if search.between_note else ")")
             )
             revised.append(
                 (
@@ -106,8 +106,15 @@ def revise_with_past_names(
         elif search.note is not None:
             revised.append((claim, with_note(resolution, search)))
         else:
-            revised.append((claim, _with_suggestion(resolution, name, claim, starts)))
+            revised.append((claim, _with_suggestion(_with_between_note(resolution, search), name, claim, starts)))
     return revised
+
+
+def _with_between_note(resolution: Resolution, search: DefinitionSearch) -> Resolution:
+    """The samples were all searched, the commits between them not all: the evidence says how far they were."""
+    if search.between_note is None:
+        return resolution
+    return dataclasses.replace(resolution, evidence=f"{resolution.evidence} ({search.between_note})")
 
 
 def nothing_searched(search: DefinitionSearch) -> bool:

@@ -27,15 +27,10 @@ from sextant.doc_claims.judging.past_packages import revise_with_past_packages
 from sextant.gitsource.access import local_path
 from sextant.gitsource.errors import GitSourceError
 from sextant.gitsource.history_access import HistoryRepository, open_history
-from sextant.gitsource.history_between import DEFAULT_BETWEEN_SECONDS, search_between_samples
+from sextant.gitsource.history_between import search_between_samples
 from sextant.gitsource.history_blobs import history_present, last_hydration_note
-from sextant.gitsource.history_definitions import (
-    DEFAULT_HISTORY_BYTES,
-    DEFAULT_HISTORY_SECONDS,
-    PARTIAL_CLONE_NOTE,
-    DefinitionSearch,
-    find_past_definitions,
-)
+from sextant.gitsource.history_budget import DEFAULT_BUDGET, HistoryBudget
+from sextant.gitsource.history_definitions import PARTIAL_CLONE_NOTE, DefinitionSearch, find_past_definitions
 from sextant.gitsource.history_trees import last_commits, tree_paths
 from sextant.gitsource.mirror import RepoMirror
 from sextant.gitsource.repo_reference import ALLOW_LOCAL_REPOS, source_for_repo
@@ -50,10 +45,8 @@ class RepositoryHistory:
     doc_commits: dict[str, tuple[str, str]] | None = None
     """Doc path → (its last commit, that commit's date): the doc's side of "changed since". None:
     read from git when judging, for the docs being checked."""
-    max_bytes: int = DEFAULT_HISTORY_BYTES
-    max_seconds: float = DEFAULT_HISTORY_SECONDS
-    between_seconds: float = DEFAULT_BETWEEN_SECONDS
-    """Budget of the pass over the commits between the sampled trees (names no sample held)."""
+    budget: HistoryBudget = DEFAULT_BUDGET
+    """The work the look-ups may do: counted in bytes and commits, so the answer does not depend on the machine."""
     doc_texts: dict[str, DocLines] = field(default_factory=dict)
     """Doc path → its text, so a lost parameter counts only where the doc uses it."""
     note: str | None = None
@@ -124,18 +117,15 @@ class RepositoryHistory:
             # A mirror not (fully) hydrated: nothing to search, for the reason the note gives.
             search = DefinitionSearch(searched=frozenset(absent_names(judged)), note=self.note)
         else:
-            search = find_past_definitions(
-                repo, absent_names(judged), used=used, max_bytes=self.max_bytes, max_seconds=self.max_seconds
-            )
+            search = find_past_definitions(repo, absent_names(judged), used=used, budget=self.budget)
         sampled_seconds = search.seconds
-        search = search_between_samples(
-            repo, search, used=used, max_bytes=self.max_bytes, max_seconds=self.between_seconds
-        )
+        search = search_between_samples(repo, search, used=used)
         self.note = search.note or search.between_note
         self.cost.update(
             trees=search.trees,
             trees_whole=search.trees_whole,
             bytes=search.bytes_read,
+            source_bytes=search.source_bytes,
             seconds=search.seconds,
             between_seconds=search.seconds - sampled_seconds,
         )
@@ -150,7 +140,13 @@ class RepositoryHistory:
         if self.doc_commits is None:
             self.doc_commits = _doc_commits(repo, {claim.doc for claim, _ in judged})
         revised = revise_with_definition_changes(
-            judged, facts, repo, self.doc_commits, self.doc_texts, max_bytes=self.max_bytes
+            judged,
+            facts,
+            repo,
+            self.doc_commits,
+            self.doc_texts,
+            max_bytes=self.budget.output_bytes,
+            blame_commits=self.budget.blame_commits,
         )
         self.cost["definition_seconds"] = time.monotonic() - started
         return revised

@@ -1,0 +1,82 @@
+"""The history look-ups stop by work done, never by time: a removal beyond the budget is unverifiable, and says why."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sextant.doc_claims import check_docs
+from sextant.doc_claims.judging.repository_history import RepositoryHistory
+from sextant.doc_claims.report.summary import DocCheckReport
+from sextant.doc_claims.sources.repository import read_snapshot
+from sextant.gitsource.history_access import open_history
+from sextant.gitsource.history_budget import HistoryBudget
+
+from ..conftest import GitRepo
+
+BIG = "".join(f"def helper_{n}(value):\n    return value + {n}\n\n\n" for n in range(600))  # ~24 KB of code
+
+
+def _check(root: Path, budget: HistoryBudget) -> DocCheckReport:
+    repo = open_history(root)
+    snapshot = read_snapshot(repo)
+    history = RepositoryHistory(repo, snapshot.doc_commits, budget=budget)
+    return check_docs(snapshot.payloads, tree_paths=snapshot.paths, history=history)
+
+
+def _finding(report: DocCheckReport, ref: str) -> tuple[str, str]:
+    finding = next(f for f in report.findings if f.ref == ref)
+    return finding.status, finding.evidence or ""
+
+
+def test_a_class_removed_in_trees_past_the_source_budget_is_unverifiable_and_the_note_says_so(
+    git_repo: GitRepo,
+) -> None:
+    # 40 commits: samples 8, 16 and 32 back and the root. The class lives only in the root's tree;
+    # every sample holds ~24 KB of code (acme/big.py changes each commit, so each costs that much).
+    git_repo.write("acme/__init__.py", "")
+    git_repo.write("acme/session.py", "class RetiredSession:\n    pass\n")
+    git_repo.write("docs/guide.md", "# Guide\n\nOpen a `RetiredSession` first.\n")
+    git_repo.commit("Start", date="2020-01-01T10:00:00+00:00")
+    for index in range(1, 41):
+        if index == 4:
+            git_repo.write("acme/session.py", "class Session:\n    pass\n")
+        git_repo.write("acme/big.py", BIG + f"VERSION = {index}\n")
+        git_repo.commit(f"Commit {index}", date=f"2020-02-{index % 28 + 1:02d}T{index % 24:02d}:00:00+00:00")
+
+    within = _finding(_check(git_repo.root, HistoryBudget()), "RetiredSession")
+    beyond = _finding(_check(git_repo.root, HistoryBudget(source_bytes=30_000)), "RetiredSession")
+
+    assert within[0] == "contradicted"
+    assert within[1].startswith("defined in acme/session.py until 2020-02-")
+    assert beyond[0] == "unverifiable"
+    assert "history search covered the newest 1 of 4 sampled trees" in beyond[1]
+    assert "more source than its work budget" in beyond[1]
+    assert _check(git_repo.root, HistoryBudget(source_bytes=30_000)).history_note == (
+        _check(git_repo.root, HistoryBudget(source_bytes=30_000)).history_note
+    )  # the same cut on every run
+
+
+def test_a_class_that_lived_between_samples_past_the_commit_budget_is_unverifiable_and_the_note_says_so(
+    git_repo: GitRepo,
+) -> None:
+    # 20 commits: samples 8 and 16 back and the root. The class lives from commit 5 to 10 (10 to 15
+    # commits back): no sample holds it, and the pass between the samples finds it in its second
+    # stretch (8 to 16 commits back), which a budget of 8 commits does not reach.
+    git_repo.write("acme/__init__.py", "")
+    git_repo.write("docs/guide.md", "# Guide\n\nOpen a `ShortLivedPool` first.\n")
+    git_repo.commit("Start", date="2020-01-01T10:00:00+00:00")
+    for index in range(1, 21):
+        if index == 5:
+            git_repo.write("acme/pool.py", "class ShortLivedPool:\n    pass\n")
+        if index == 10:
+            git_repo.write("acme/pool.py", "class Pool:\n    pass\n")
+        git_repo.write("acme/version.py", f"VERSION = {index}\n")
+        git_repo.commit(f"Commit {index}", date=f"2020-02-{index:02d}T10:00:00+00:00")
+
+    within = _finding(_check(git_repo.root, HistoryBudget(between_commits=16)), "ShortLivedPool")
+    beyond = _finding(_check(git_repo.root, HistoryBudget(between_commits=8)), "ShortLivedPool")
+
+    assert within == ("contradicted", within[1])
+    assert within[1].startswith("defined in acme/pool.py until 2020-02-10")
+    assert beyond[0] == "unverifiable"
+    assert "history between the sampled trees read back to 2020-02-12 (8 commits; its work budget is 8" in beyond[1]
