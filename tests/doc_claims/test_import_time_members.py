@@ -92,3 +92,107 @@ def test_members_a_decorator_registers_onto_a_class_are_there(git_repo: GitRepo)
     assert statuses["BatchOperations.drop_table()"] == "verified"
     assert statuses["Operations.rename_table()"] == "contradicted"
     assert statuses["Registry.ping()"] == "contradicted"
+
+
+COMPAT_BEFORE = '''\
+class Instance:
+    """A collector, before its removal."""
+
+
+def gone():
+    """Removed later, with no shim."""
+'''
+
+COMPAT_AFTER = '''\
+import warnings
+
+
+class InstanceDummy:
+    """Stands in for the removed collector."""
+
+
+def __getattr__(name):
+    if name == "Instance":
+        warnings.warn("Instance is deprecated", DeprecationWarning)
+        return InstanceDummy
+    if name in ("Legacy",):
+        raise AttributeError("Legacy was removed")
+    raise AttributeError(name)
+'''
+
+LAZY_BEFORE = '''\
+def gone_too():
+    """Removed later; the lazy table never had it."""
+'''
+
+LAZY_AFTER = """\
+import importlib
+
+_LAZY = {"Thing": ".things"}
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        return importlib.import_module(_LAZY[name], __name__)
+    raise AttributeError(name)
+"""
+
+PROXY = '''\
+class HookProxy:
+    """Answers any hook name."""
+
+    def __getattr__(self, name):
+        return name
+
+
+class ClosedProxy:
+    """Answers one name only."""
+
+    def __getattr__(self, name):
+        if name == "known":
+            return 1
+        raise AttributeError(name)
+
+
+class Plain:
+    """Nothing dynamic."""
+
+    def run(self):
+        """Run."""
+'''
+
+
+def test_a_getattr_supplies_the_names_it_returns_for_and_only_an_open_one_leaves_others_open(
+    git_repo: GitRepo,
+) -> None:
+    git_repo.write("acme/__init__.py", '"""Acme."""\n')
+    git_repo.write("acme/compat.py", COMPAT_BEFORE)
+    git_repo.write("acme/lazy.py", LAZY_BEFORE)
+    git_repo.write("acme/plain.py", "def run():\n    pass\n")
+    git_repo.write("acme/proxy.py", PROXY)
+    git_repo.commit("first", date="2021-01-01T00:00:00+00:00")
+    git_repo.write("acme/compat.py", COMPAT_AFTER)
+    git_repo.write("acme/lazy.py", LAZY_AFTER)
+    git_repo.commit("remove Instance, gone and gone_too", date="2022-01-01T00:00:00+00:00")
+    statuses = _statuses(
+        git_repo,
+        "Use `acme.compat.Instance` (a shim keeps it), not `acme.compat.gone()`, `acme.compat.Legacy`\n"
+        "nor `acme.compat.misspelt`.\n\n"
+        "`acme.lazy.Thing` comes from the lazy table; `acme.lazy.gone_too()` cleans up;\n"
+        "`acme.plain.lazy_thing` configures it.\n\n"
+        "Call `HookProxy.pytest_setup()`, `ClosedProxy.known`; `ClosedProxy.other` and\n"
+        "`Plain.pytest_setup()` do not exist.\n",
+    )
+    assert statuses["acme.compat.Instance"] == "verified"
+    # A hook that raises for every other name supplies nothing else: removed, raised or misspelt.
+    assert statuses["acme.compat.gone()"] == "contradicted"
+    assert statuses["acme.compat.Legacy"] == "contradicted"
+    assert statuses["acme.compat.misspelt"] == "contradicted"
+    # An open-ended hook may supply any name, unless the history shows the name removed.
+    assert statuses["acme.lazy.Thing"] == "unverifiable"
+    assert statuses["acme.lazy.gone_too()"] == "contradicted"
+    assert statuses["acme.plain.lazy_thing"] == "contradicted"
+    assert statuses["HookProxy.pytest_setup()"] == "unverifiable"
+    assert statuses["ClosedProxy.known"] == "verified"
+    assert statuses["ClosedProxy.other"] == "contradicted"
+    assert statuses["Plain.pytest_setup()"] == "contradicted"

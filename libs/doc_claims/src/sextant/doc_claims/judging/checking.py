@@ -29,6 +29,7 @@ from sextant.doc_claims.judging.composed_names import composed_name
 from sextant.doc_claims.judging.finding import ClaimFinding, ClaimStatus
 from sextant.doc_claims.judging.foreign_names import foreign_reason
 from sextant.doc_claims.judging.index_coverage import has_no_extension, index_can_hold, unindexed_hidden_folder
+from sextant.doc_claims.judging.lazy_members import lazy_member_reason
 from sextant.doc_claims.judging.qualified_names import resolve_qualified
 from sextant.doc_claims.judging.reader_members import reader_member_reason
 from sextant.doc_rules.kinds import DOC_EXTENSIONS
@@ -156,14 +157,21 @@ def _as_foreign(claim: Claim, resolution: Resolution, own: frozenset[str], facts
     elif claim.owner is not None and claim.owner not in own and claim.owner not in facts.forge_repos:
         reason = f"the doc names it as {claim.owner}'s"
     elif resolution.removed_by is None:
-        reason = foreign_reason(claim, resolution.absent_in_class, facts, own) or reader_member_reason(
-            claim, resolution.absent_in_class, facts
+        reason = (
+            foreign_reason(claim, resolution.absent_in_class, facts, own)
+            or reader_member_reason(claim, resolution.absent_in_class, facts)
+            or lazy_member_reason(_scope_path(resolution, facts), resolution.absent_in_class, facts)
         )
     else:
         reason = None
     if reason is None:
         return resolution
     return dataclasses.replace(resolution, status="unverifiable", evidence=f"{resolution.evidence}; {reason}")
+
+
+def _scope_path(resolution: Resolution, facts: CodeFacts) -> str | None:
+    """The file of the module an absent name was looked for in, when the doc qualified it with one."""
+    return None if resolution.absent_scope is None else facts.import_modules.get(resolution.absent_scope)
 
 
 def _as_history_sentence(claim: Claim, resolution: Resolution) -> Resolution:

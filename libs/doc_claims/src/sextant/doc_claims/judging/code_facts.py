@@ -23,6 +23,7 @@ from sextant.doc_claims.judging.composed_names import (
 )
 from sextant.doc_claims.judging.env_files import ENV_SETTINGS_LANGUAGE, env_settings
 from sextant.doc_claims.judging.ignored_paths import IgnoredPaths, IgnoreFileTexts
+from sextant.doc_claims.judging.lazy_members import GETATTR, GetattrHook, read_hook
 from sextant.doc_claims.judging.program_names import declared_programs
 from sextant.doc_claims.judging.registered_members import (
     Registration,
@@ -148,6 +149,10 @@ class CodeFacts:
     where the class sets computed attributes; see registered_members) → where."""
     ignored: IgnoredPaths = dataclasses.field(default_factory=lambda: IgnoredPaths({}))
     """The tree's `.gitignore` rules: an absent path they match is one the repository never commits."""
+    lazy_modules: Mapping[str, GetattrHook] = dataclasses.field(default_factory=dict)
+    """Python file → its module-level `__getattr__`: a module that answers names at import (see lazy_members)."""
+    lazy_classes: Mapping[str, tuple[GetattrHook, ...]] = dataclasses.field(default_factory=dict)
+    """Class name → the `__getattr__` methods classes of that name define (library code only)."""
     whole_tree: bool = False
     """True when `files` holds the commit's whole git tree (not only indexed files): then an absent
     path is absent from the repository, whatever its kind."""
@@ -224,6 +229,8 @@ class CodeFactsCollector:
         self._joining: set[str] = set()
         self._registrations: dict[str, dict[str, Registration]] = defaultdict(dict)
         self._setting_attributes: set[str] = set()
+        self._lazy_modules: dict[str, GetattrHook] = {}
+        self._lazy_classes: dict[str, list[GetattrHook]] = defaultdict(list)
 
     def add_tree(self, paths: Iterable[str]) -> None:
         """Take in every path of the commit's git tree, so paths are judged against all of it.
@@ -314,6 +321,8 @@ class CodeFactsCollector:
         if payload.symbol_type in _CLASS_TYPES and payload.signature and (path, name) not in self._bases:
             self._bases[(path, name)] = class_bases(payload.signature)
         site = SymbolSite(path, payload.start_line, sys.intern(payload.symbol_type), qualified)
+        if name == GETATTR and payload.window == 0 and path.endswith((".py", ".pyi")):
+            self._add_getattr_hook(path, qualified, payload)
         _keep_first(self._symbols[name.rsplit(".", 1)[-1]], (site.path, qualified), site)
         forms = {qualified}
         if payload.package:
@@ -321,6 +330,14 @@ class CodeFactsCollector:
             self._packages.setdefault(payload.package, payload.path)
         for form in forms - {name}:
             _keep_first(self._qualified[form], (site.path, qualified), site)
+
+    def _add_getattr_hook(self, path: str, qualified: str, payload: ChunkPayload) -> None:
+        """A module's `__getattr__`, or a library class's (tests and samples proxy what they like)."""
+        hook = read_hook(path, payload.start_line, payload.text)
+        if qualified == GETATTR:
+            self._lazy_modules[path] = hook
+        elif not is_sample_path(path):
+            self._lazy_classes[qualified.rsplit(".", 2)[-2]].append(hook)
 
     def _add_identifiers(self, path: str, start_line: int, text: str) -> None:
         """Record the first line of each token in this chunk, where it beats what is known.
@@ -385,6 +402,8 @@ class CodeFactsCollector:
             signatures={key: tuple(value) for key, value in self._signatures.items()},
             env_settings=self._env_settings,
             composed_names=forming_files(self._name_parts, self._upper_casing, self._joining),
+            lazy_modules=self._lazy_modules,
+            lazy_classes={name: tuple(hooks) for name, hooks in self._lazy_classes.items()},
             registered_members=registered_members(
                 self._registrations,
                 self._setting_attributes,

@@ -5,7 +5,8 @@ A stale qualifier is news even when the bare name lives elsewhere: `acme.session
 look, and only there:
 
 - A qualifier that is a module of this repository (`acme.session`): the member must be defined in
-  that module's file or named in it (an import, a re-export, an `__all__` entry).
+  that module's file or named in it (an import, a re-export, an `__all__` entry), or be one of the
+  names its module-level `__getattr__` tests for and returns something for (see lazy_members).
 - A qualifier that is a class of this repository (after a module, one that module defines or
   binds: `acme.tasks.control.inspect` does not mean a class `control` of `acme/bin/`): the member
   must be defined on the class or on one of its bases (followed through this repository's
@@ -103,6 +104,10 @@ def _in_module(module: str, path: str, member: str, facts: CodeFacts) -> Qualifi
     for file in files:
         if member in facts.file_bindings.get(file, frozenset()):
             return QualifiedLookup(True, f"bound in {file} (module {module})", file)
+        if (hook := facts.lazy_modules.get(file)) is not None and member in hook.supplied:
+            return QualifiedLookup(
+                True, f"supplied by the module-level __getattr__ of {file}:{hook.line} (module {module})", file
+            )
         if file in facts.star_exports:
             return QualifiedLookup(
                 True, f"{file} re-exports whole modules or replaces itself at import: {member} may be one of them", file
@@ -126,6 +131,9 @@ def _on_class(name: str, member: str, sites: list[SymbolSite], facts: CodeFacts)
         )
     if member in facts.attached_members.get(name, ()):
         return _attached(name, member, facts)
+    for hook in facts.lazy_classes.get(name, ()):
+        if member in hook.supplied:
+            return QualifiedLookup(True, f"supplied by {name}.__getattr__ ({hook.path}:{hook.line})", hook.path)
     if (registered := facts.registered_members.get(name, {}).get(member)) is not None:
         return QualifiedLookup(
             True,
