@@ -196,3 +196,66 @@ def test_a_getattr_supplies_the_names_it_returns_for_and_only_an_open_one_leaves
     assert statuses["ClosedProxy.known"] == "verified"
     assert statuses["ClosedProxy.other"] == "contradicted"
     assert statuses["Plain.pytest_setup()"] == "contradicted"
+
+
+SETTINGS = """\
+def Namespace(__old__=None, **options):
+    if __old__ is not None:
+        for key, opt in options.items():
+            if not opt.old:
+                opt.old = {o.format(key) for o in __old__}
+    return options
+
+
+def old_ns(ns):
+    return {f'{ns}_{{0}}'}
+
+
+class Option:
+    old = set()
+
+    def __init__(self, default=None, **kwargs):
+        self.default = default
+        for attr, value in kwargs.items():
+            setattr(self, attr, value)
+
+
+NAMESPACES = Namespace(
+    result=Namespace(
+        __old__=old_ns('acme_result'),
+        persistent=Option(None),
+        expires=Option(
+            3600,
+            old={'acme_task_result_expires'},
+        ),
+    ),
+)
+
+
+def old_names(table, ns=''):
+    for key, opt in table.items():
+        if isinstance(opt, dict):
+            yield from old_names(opt, ns + key + '_')
+        else:
+            yield from (old.format(key).upper() for old in opt.old)
+"""
+
+
+def test_a_setting_template_a_function_builds_at_import_forms_the_old_names(git_repo: GitRepo) -> None:
+    git_repo.write("acme/__init__.py", '"""Acme."""\n')
+    git_repo.write("acme/defaults.py", SETTINGS)
+    statuses = _statuses(
+        git_repo,
+        "Settings:\n\n- `ACME_RESULT_PERSISTENT`\n- `ACME_RESULT_EXPIRES` (its old name is another)\n"
+        "- `ACME_RESULT_BOGUS`\n",
+    )
+    assert statuses["ACME_RESULT_PERSISTENT"] == "verified"
+    # Formed from nothing the module holds (an entry with its own old name, a key it lacks): as absent as before.
+    assert statuses["ACME_RESULT_EXPIRES"] == statuses["ACME_RESULT_BOGUS"] != "verified"
+
+
+def test_a_template_built_with_format_forms_the_old_names_too(git_repo: GitRepo) -> None:
+    git_repo.write("acme/__init__.py", '"""Acme."""\n')
+    git_repo.write("acme/defaults.py", SETTINGS.replace("{f'{ns}_{{0}}'}", "{'{0}_{{0}}'.format(ns)}"))
+    statuses = _statuses(git_repo, "Set `ACME_RESULT_PERSISTENT`.\n")
+    assert statuses["ACME_RESULT_PERSISTENT"] == "verified"

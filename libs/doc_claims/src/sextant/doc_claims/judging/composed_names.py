@@ -13,7 +13,10 @@ the module joins names with `_`), its *keys* (keyword arguments and dict keys), 
 snake literals (`'celery_task_publish_retry_policy'`, upper-cased as they are). An upper-case name
 is formed there when it is one of those literals, or one stem followed by one key of the same
 file, unless that key's entry writes its old name out whole (`old={'celery_redirect_stdouts_level'}`:
-the explicit name, not the template's, is accepted). Only one stem and one key:
+the explicit name, not the template's, is accepted). A template may itself be built by a function
+of the module from its argument (`def old_ns(ns): return {f'{ns}_{{0}}'}`, or
+`'{0}_{{0}}'.format(ns)`): each call with a
+literal (`old_ns('celery_result')`) is then a stem of its own (`celery_result_`). Only one stem and one key:
 `CELERY_TASK_ACKS_LATE` is not `celery_` + `task` + `acks_late`, since the code never joins a
 template to a namespace. Only modules with a stem are kept, so a repository pays for a handful of
 configuration modules, not for every file.
@@ -35,6 +38,13 @@ _TABLE = re.compile(
 )
 _KEY = re.compile(r"^[ \t]+([a-z][a-z0-9_]*)[ \t]*=(?!=)|[\"']([a-z][a-z0-9_]*)[\"'][ \t]*:", re.M)
 _SNAKE_LITERAL = re.compile(r"[\"']([a-z][a-z0-9]*(?:_[a-z0-9]+)+)[\"']")
+_FUNCTION_OF_ONE = re.compile(r"^[ \t]*def[ \t]+(\w+)\([ \t]*(\w+)[ \t]*\)", re.M)  # def old_ns(ns)
+_BUILT_TEMPLATE = re.compile(
+    r"\bf[\"']\{(?P<argument>\w+)\}(?P<after>[A-Za-z0-9]*_)\{\{\w*\}\}[\"']"  # f'{ns}_{{0}}'
+    # or '{0}_{{0}}'.format(ns)
+    r"|[\"']\{0?\}(?P<after2>[A-Za-z0-9]*_)\{\{\w*\}\}[\"']\.format\([ \t]*(?P<argument2>\w+)[ \t]*\)"
+)
+_CALL_WITH_LITERAL = re.compile(r"\b(\w+)\([ \t]*[\"']([a-z][a-z0-9_]*)[\"'][ \t]*\)")
 _ENTRY_LINES = 2
 """How many lines after a key its entry may still be writing (a call spread over lines)."""
 _UPPER_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
@@ -53,6 +63,10 @@ class NameParts:
     """Keyword arguments, indented assignments and dict keys (`transport_options`)."""
     literals: dict[str, int] = field(default_factory=dict)
     """Lower-case snake string literals (`celery_send_events`)."""
+    template_functions: dict[str, str] = field(default_factory=dict)
+    """Functions that build a template from their argument → the literal they put after it (`old_ns` → `_`)."""
+    calls: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Function → the lower-case snake literals it is called with (`old_ns('celery_result')`), by line."""
 
     def take(self, other: NameParts) -> None:
         """Add another chunk's parts of the same file (the first line of each part wins)."""
@@ -65,6 +79,18 @@ class NameParts:
             for name, line in theirs.items():
                 if name not in mine or line < mine[name]:
                     mine[name] = line
+        self.template_functions.update(other.template_functions)
+        for function, literals in other.calls.items():
+            known = self.calls.setdefault(function, {})
+            for literal, line in literals.items():
+                if literal not in known or line < known[literal]:
+                    known[literal] = line
+
+    def built_templates(self) -> None:
+        """Add the stems the module's template functions build from the literals they are called with."""
+        for function, after in self.template_functions.items():
+            for literal, line in self.calls.get(function, {}).items():
+                self.templates.setdefault(literal + after, line)
 
 
 def upper_cases(text: str) -> bool:
@@ -89,14 +115,37 @@ def name_parts(text: str, start_line: int) -> NameParts | None:
     """
     templates = _first_lines(_TEMPLATE, text, start_line, lower=True)
     tables = {name + "_": line for name, line in _first_lines(_TABLE, text, start_line).items()}
-    if not templates and not tables:
+    functions = _template_functions(text)
+    if not templates and not tables and not functions:
         return None
+    calls: dict[str, dict[str, int]] = {}
+    for match in _CALL_WITH_LITERAL.finditer(text):
+        line = start_line + text.count("\n", 0, match.start())
+        calls.setdefault(match.group(1), {}).setdefault(match.group(2), line)
     return NameParts(
         templates=templates,
         tables=tables,
         keys=_first_lines(_KEY, text, start_line),
         literals=_first_lines(_SNAKE_LITERAL, text, start_line),
+        template_functions=functions,
+        calls=calls,
     )
+
+
+def _template_functions(text: str) -> dict[str, str]:
+    """Functions of one argument that build a template from it: `old_ns` → `_` for `f'{ns}_{{0}}'`.
+
+    Each built template belongs to the nearest function defined before it whose argument it uses.
+    """
+    definitions = [(match.start(), match.group(1), match.group(2)) for match in _FUNCTION_OF_ONE.finditer(text)]
+    found: dict[str, str] = {}
+    for template in _BUILT_TEMPLATE.finditer(text):
+        argument = template.group("argument") or template.group("argument2")
+        after = template.group("after") or template.group("after2")
+        before = [d for d in definitions if d[0] < template.start()]
+        if before and before[-1][2] == argument:
+            found[before[-1][1]] = after.lower()
+    return found
 
 
 def forming_files(
@@ -116,6 +165,7 @@ def forming_files(
     for path, parts in parts_by_file.items():
         if path not in upper_casing:
             continue
+        parts.built_templates()
         if path not in joining:
             parts.tables.clear()
         if parts.templates or parts.tables:
