@@ -42,7 +42,8 @@ each (load 19-26): flask +13% / +43% (0.61 -> 0.87 s; git +0.26 s) -> +36% / +52
 +0.21 s, this process +0.09 s), click +17% / +49% (0.60 -> 0.90 s; git +0.23 s) -> +68% / +32% (0.64
 -> 0.84 s; git +0.17 s), celery +27% / +60% (2.99 -> 4.78 s; git +1.48 s) -> +12% / +38% (3.18 -> 4.39
 s; git +1.16 s, this process +0.05 s). An earlier pair (load 20-31): flask +61% -> +49%, click +42% ->
-+38%, celery +61% -> +42%. Git diffs 1,007 / 9,344 pairs on flask / celery where the log diffed about
++38%, celery +61% -> +42%; flask, five rounds, old / new / old / new (load 14-22): +60% / +43% / +53% /
++48%. Git diffs 1,007 / 9,344 pairs on flask / celery where the log diffed about
 2,200 / 18,700. Every checked chunk (350 / 434 / 455 in 24 files each) equals blame. The bound is still
 not met: the pairs that must be diffed cost git about 0.15 s on flask (54 MB of blobs read, 0.06 s of
 it just inflating them), 27% of that first index by themselves.
