@@ -169,3 +169,35 @@ def test_a_file_the_code_names_only_to_say_it_is_no_longer_supported_is_contradi
         "the code names 'acme.opts' only to say it is no longer supported (lib/run.js:3)"
     )
     assert by_ref["acme.config"].status == "verified"  # a string the code reads as it is
+
+
+BOOTSTEPS_DOC = """\
+Extensions and Bootsteps
+========================
+
+.. attribute:: autoreloader
+
+    Your worker bootstep must require the `Autoreloader` bootstep to use this;
+    results are kept in `Redis`.
+"""
+
+
+def test_one_capitalised_word_in_rest_interpreted_text_is_a_class_an_alarm_only_once_removed(
+    git_repo: GitRepo,
+) -> None:
+    steps = "class Autoscaler:\n    pass\n{more}"
+    git_repo.write("acme/__init__.py", '"""Acme."""\n')
+    git_repo.write("acme/steps.py", steps.format(more="\n\nclass Autoreloader:\n    pass\n"))
+    git_repo.write("docs/extending.rst", BOOTSTEPS_DOC)
+    git_repo.write("docs/models.md", '# Models\n\nIt uses `binding:"required"` for `Autoreloader`.\n')
+    git_repo.commit("Bootsteps")
+    git_repo.write("acme/steps.py", steps.format(more=""))
+    git_repo.commit("Remove the autoreload feature")
+
+    found = {(f.doc, f.ref): f for f in check_repository(git_repo.root).findings}
+
+    assert found[("docs/extending.rst", "Autoreloader")].status == "contradicted"
+    assert found[("docs/extending.rst", "Autoreloader")].removed_by is not None
+    assert found[("docs/extending.rst", "Redis")].status == "unverifiable"  # a product's name: never ours
+    # Markdown code (and a reST literal) is as often a field of the doc's own example: not read so.
+    assert ("docs/models.md", "Autoreloader") not in found

@@ -225,7 +225,12 @@ def _is_examples(target: str, names: set[str], own_names: set[str]) -> bool:
 
 def _drafts(mention: Mention, text: str) -> list[Draft]:  # noqa: PLR0911 - one branch per form
     if mention.form == "inline":
-        return inline_claims(mention.text, clause_before(text, mention.offset - 1), text[mention.end :][:40])
+        return inline_claims(
+            mention.text,
+            clause_before(text, mention.offset - 1),
+            text[mention.end :][:40],
+            interpreted=mention.role == "interpreted",
+        )
     if mention.form == "shell":
         return command_claims(mention.text)
     if mention.form == "env_file":

@@ -65,13 +65,17 @@ _STATEMENT_WORDS = frozenset(
 )
 
 
-def inline_claims(literal: str, clause: str, after: str) -> list[Draft]:  # noqa: PLR0911 - one exit per rule
+def inline_claims(  # noqa: PLR0911 - one exit per rule
+    literal: str, clause: str, after: str, *, interpreted: bool = False
+) -> list[Draft]:
     """The claims one inline literal makes, judged with the prose around it.
 
     Args:
         literal: The literal's content, as written.
         clause: The clause of prose before the literal.
         after: A little text right after the literal.
+        interpreted: reStructuredText interpreted text (`Name` in single backticks), which Sphinx reads
+            with the default role, a cross-reference to an object: one capitalised word there is a class.
 
     Returns:
         Zero or more drafts (a shell command can yield a command, flags and env vars).
@@ -95,7 +99,7 @@ def inline_claims(literal: str, clause: str, after: str) -> list[Draft]:  # noqa
         return _spaced_literal(text, clause)
     if introduces_new(clause):
         return []  # "add a new `phone` field": the reader is to write it, the code need not have it
-    drafts = _single_token(text, clause, after)
+    drafts = _single_token(text, clause, after, interpreted=interpreted)
     if any(d.kind == "path" for d in drafts) and tells_to_create(clause):
         return [d for d in drafts if d.kind != "path"]
     if any(d.kind == "env" for d in drafts) and not mentions_environment(clause, after):
@@ -119,7 +123,7 @@ def _spaced_literal(text: str, clause: str) -> list[Draft]:
     return command_claims(text) if commandish else []
 
 
-def _single_token(text: str, clause: str, after: str) -> list[Draft]:  # noqa: PLR0911 - one branch per shape reads best
+def _single_token(text: str, clause: str, after: str, *, interpreted: bool) -> list[Draft]:  # noqa: PLR0911 - one branch per shape reads best
     """A literal without spaces, classified by its shape and the nouns around it."""
     if shapes.is_external(text) and not text.startswith("#"):
         return []
@@ -148,10 +152,10 @@ def _single_token(text: str, clause: str, after: str) -> list[Draft]:  # noqa: P
         # `changelog/2574.bugfix.rst`: the naming scheme of a news fragment the contributor writes.
         firm = shapes.path_is_explicit(path) and not shapes.is_news_fragment(path)
         return [Draft("path", text, path, explicit=firm)]
-    return _name(text, noun_near(clause, after))
+    return _name(text, noun_near(clause, after), interpreted=interpreted)
 
 
-def _name(text: str, noun: str | None) -> list[Draft]:  # noqa: PLR0911, PLR0912 - one branch per shape
+def _name(text: str, noun: str | None, *, interpreted: bool = False) -> list[Draft]:  # noqa: PLR0911, PLR0912 - one branch per shape
     """A bare name: env var, dotted symbol or key, snake/camel symbol, or a word made code by a noun."""
     name = text.lstrip("@").replace("::", ".").replace("#", ".")
     if shapes.ENV_NAME.match(name):
@@ -178,10 +182,16 @@ def _name(text: str, noun: str | None) -> list[Draft]:  # noqa: PLR0911, PLR0912
         return []  # `pP`, `fE`: letters of an option's value, too short to be a name
     if "_" in name.strip("_") or shapes.LOWER_CAMEL.match(name) or noun == "code":
         return [Draft("symbol", text, name)]
-    if shapes.CAMEL.match(name):
-        # Multi-hump capitalised names may be products (GitHub, JetStream): absent is unverifiable.
+    if shapes.CAMEL.match(name) or (interpreted and _CLASS_WORD.match(name)):
+        # Capitalised names may be products (GitHub, JetStream, Redis): absent is unverifiable, and only
+        # a removing commit of ours makes one an alarm ("the `Autoreloader` bootstep" after the class went).
         return [Draft("symbol", text, name, explicit=False)]
     return []
+
+
+_CLASS_WORD = re.compile(r"^[A-Z][a-z0-9]{3,}$")
+"""One capitalised word (`Autoreloader`): in reST interpreted text, a class's name as often as a product's.
+Elsewhere (Markdown code, reST literals) it is as often a field of the doc's own example (`Password`)."""
 
 
 def _config_key(key: str) -> list[Draft]:

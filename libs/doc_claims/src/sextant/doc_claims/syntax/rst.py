@@ -70,7 +70,9 @@ def rst_mentions(text: str) -> list[Mention]:
         if not is_external(target.group(1)) and looks_like_path(target.group(1)):
             mentions.append(Mention(target.start(1), target.end(1), target.group(1), "link"))
     for interpreted in _INTERPRETED.finditer(text):
-        mentions.append(Mention(interpreted.start(1), interpreted.end(), interpreted.group(1), "inline"))
+        mentions.append(
+            Mention(interpreted.start(1), interpreted.end(), interpreted.group(1), "inline", role="interpreted")
+        )
     return sorted(mentions, key=lambda m: m.offset)
 
 
