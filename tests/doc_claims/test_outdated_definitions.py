@@ -262,3 +262,20 @@ def test_the_commit_named_is_the_one_that_dropped_the_parameter_not_a_use_of_it(
 
 def test_a_span_of_another_sentence_is_not_about_the_claim(report: DocCheckReport) -> None:
     assert _finding(report, "docs/terminal.rst", "~acme.console.Console").status == "verified"
+
+
+def test_sphinx_optional_brackets_in_a_directive_mark_parameters(tmp_path: Path) -> None:
+    # `.. autofunction:: connect(host, [retries=3, timeout])`: the brackets say "optional", the
+    # names inside are still parameters the doc lists.
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("pyproject.toml", '[project]\nname = "acme"\n')
+    repo.write("acme/__init__.py", "")
+    repo.write("acme/pool.py", "def connect(host, retries=3, timeout=None):\n    return host\n")
+    repo.write("docs/pool.rst", "Pool\n====\n\n.. autofunction:: acme.pool.connect(host, [retries=3, timeout])\n")
+    repo.commit("Pool and docs", date="2024-01-02T10:00:00+00:00")
+    repo.write("acme/pool.py", "def connect(host, timeout=None):\n    return host\n")
+    repo.commit("Remove the retries parameter", date="2024-09-01T10:00:00+00:00")
+    found = next(f for f in check_repository(repo.root).findings if f.doc == "docs/pool.rst")
+    assert found.status == "outdated"
+    assert found.changed is not None
+    assert found.changed.startswith("connect lost parameter retries on 2024-09-01")

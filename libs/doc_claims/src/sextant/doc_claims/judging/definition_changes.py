@@ -273,8 +273,33 @@ def _nearby_words(doc: DocLines | None, claim: Claim, name: str) -> set[str]:
             if not signature[-1].rstrip().endswith("\\"):
                 break
             signature.append(more)
-        words |= _code_words(" ".join(part.rstrip().rstrip("\\") for part in signature), name)
+        joined = " ".join(part.rstrip().rstrip("\\") for part in signature)
+        words |= _code_words(_without_optional_marks(joined), name)
     return {word for word in words if not _told_as_history(doc, first, last, word)}
+
+
+def _without_optional_marks(signature: str) -> str:
+    """A directive's signature with Sphinx's optional-parameter brackets taken out.
+
+    `pytest.fail(reason, [pytrace=True, msg=None])` lists `pytrace` and `msg` as parameters: a `[`
+    where a parameter starts (after `(`, `,` or another such `[`) marks them optional, and it and
+    its `]` go. A bracket after `=` is a default's list (`headers=[]`) and stays.
+    """
+    out: list[str] = []
+    opened: list[bool] = []  # per open `[`: whether it marks optional parameters
+    previous = ""
+    for char in signature:
+        if char == "[":
+            optional = previous in {"(", ",", ""} or (previous == "[" and bool(opened) and opened[-1])
+            opened.append(optional)
+            out.append(" " if optional else char)
+        elif char == "]" and opened:
+            out.append(" " if opened.pop() else char)
+        else:
+            out.append(char)
+        if not char.isspace():
+            previous = char
+    return "".join(out)
 
 
 def _claim_sentence(text: str, lines: list[str], index: int, claim: Claim) -> str:
