@@ -24,7 +24,8 @@ from functools import lru_cache
 from sextant.doc_claims.claims.claim import Claim
 from sextant.doc_claims.claims.sentences import sentence_around, tells_history
 from sextant.doc_claims.judging.checking import Resolution
-from sextant.doc_claims.judging.code_facts import CodeFacts
+from sextant.doc_claims.judging.code_facts import CodeFacts, SymbolSite
+from sextant.doc_claims.judging.definition_aliases import aliased_definitions, defined_in_text
 from sextant.doc_claims.judging.qualified_names import member_of_class
 from sextant.doc_claims.judging.signatures import class_fields, parameter_names, takes_any_keyword
 from sextant.doc_rules import calendar_day
@@ -66,6 +67,105 @@ class _Loss:
     path: str
     doc_commit: str
     doc_day: str
+    route: str | None = None
+    """How the doc's name is bound to the definition, when it is an alias or a re-export."""
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    """A verified claim whose definition may have changed under it."""
+
+    index: int
+    claim: Claim
+    site: SymbolSite
+    route: str | None = None
+    """The bindings from the doc's name to the definition, when the name has no declaration of its own."""
+
+
+def _candidates(
+    judged: list[tuple[Claim, Resolution]],
+    facts: CodeFacts,
+    repo: HistoryRepository,
+    doc_commits: dict[str, tuple[str, str]],
+) -> list[_Candidate]:
+    """The verified symbol claims to compare: those resolved to a definition, and those bound to one.
+
+    A name a module binds without defining (`pytest.fail` re-exported by `pytest/__init__.py`,
+    `attr.s` assigned from `attributes`) is compared as the definition its bindings lead to.
+    Claims of code samples and of history sentences are not compared.
+    """
+    comparable = [
+        (index, claim, resolution)
+        for index, (claim, resolution) in enumerate(judged)
+        if claim.kind == "symbol"
+        and resolution.status == "verified"
+        and claim.doc in doc_commits
+        and not claim.in_sample
+        and not claim.in_history_sentence  # "was removed in 2.0": the sentence already tells the change
+    ]
+    found = [
+        _Candidate(index, claim, resolution.site)
+        for index, claim, resolution in comparable
+        if resolution.site is not None and resolution.site.symbol_type in _DEFINITIONS
+    ]
+    unbound = [(index, claim) for index, claim, resolution in comparable if resolution.site is None]
+    if unbound:
+        head = repo.head
+
+        def head_site(path: str, name: str) -> SymbolSite | None:
+            sites = facts.symbols.get(name, ())
+            return next(
+                (s for s in sites if s.path == path and s.qualified == name and s.symbol_type in _DEFINITIONS), None
+            )
+
+        aliased = aliased_definitions(
+            ((head, claim.target) for _, claim in unbound),
+            facts.import_modules,
+            lambda specs: _texts(repo, specs),
+            lambda _commit, path, name, _text: head_site(path, name) is not None,
+        )
+        for index, claim in unbound:
+            alias = aliased.get((head, claim.target))
+            site = head_site(alias.path, alias.name) if alias is not None else None
+            if alias is not None and site is not None:
+                found.append(_Candidate(index, claim, site, alias.route))
+    return sorted(found, key=lambda candidate: candidate.index)
+
+
+def _texts(repo: HistoryRepository, specs: set[tuple[str, str]]) -> dict[tuple[str, str], str]:
+    """The text of files at commits, by (commit, path); a file that moved since is read where it was (see
+    moved_paths), one git cannot read is left out."""
+    tried = {spec: [f"{spec[0]}:{path}" for path in (spec[1], *moved_paths(spec[1]))] for spec in specs}
+    try:
+        contents = read_objects(repo, {name for names in tried.values() for name in names})
+    except GitSourceError:
+        return {}
+    found = {spec: next((name for name in names if name in contents), None) for spec, names in tried.items()}
+    return {spec: decode_source(contents[name]) for spec, name in found.items() if name is not None}
+
+
+def _old_aliases(
+    repo: HistoryRepository, candidates: list[_Candidate], sides: dict[int, tuple[str, str]], facts: CodeFacts
+) -> dict[int, tuple[str, str]]:
+    """Candidate index → (file, name) the doc's name was bound to when its line was written.
+
+    A re-export or an alias may have led elsewhere then (`attr.s` was `_add_methods` before it
+    became `attributes`): the doc's signature is compared with what its name meant at the time.
+    """
+    wanted = [(sides[c.index][0], c.claim.target) for c in candidates if c.route is not None]
+    if not wanted:
+        return {}
+    found = aliased_definitions(
+        wanted,
+        facts.import_modules,
+        lambda specs: _texts(repo, specs),
+        lambda _commit, _path, name, text: defined_in_text(name, text),
+    )
+    return {
+        c.index: (alias.path, alias.name)
+        for c in candidates
+        if c.route is not None and (alias := found.get((sides[c.index][0], c.claim.target))) is not None
+    }
 
 
 def revise_with_definition_changes(
@@ -94,22 +194,13 @@ def revise_with_definition_changes(
     Returns:
         The claims with revised resolutions, in the same order.
     """
-    candidates = [
-        (index, claim, resolution)
-        for index, (claim, resolution) in enumerate(judged)
-        if claim.kind == "symbol"
-        and resolution.status == "verified"
-        and resolution.site is not None
-        and resolution.site.symbol_type in _DEFINITIONS
-        and claim.doc in doc_commits
-        and not claim.in_history_sentence  # "was removed in 2.0": the sentence already tells the change
-    ]
+    deadline = time.monotonic() + max_seconds
+    candidates = _candidates(judged, facts, repo, doc_commits)
     if not candidates:
         return judged
-    deadline = time.monotonic() + max_seconds
     lines_of: dict[str, set[int]] = defaultdict(set)
-    for _, claim, _resolution in candidates:
-        lines_of[claim.doc].add(claim.line)
+    for candidate in candidates:
+        lines_of[candidate.claim.doc].add(candidate.claim.line)
     # Blame is bounded by a number of docs (work, not time), so a long history (git/git's docs)
     # does not make it the costliest step of the check, and where it stops never depends on the machine.
     try:
@@ -118,27 +209,39 @@ def revise_with_definition_changes(
         blamed_docs = 0
     written = line_commits(repo, lines_of, deadline, max_docs=blamed_docs)
 
-    def doc_side(claim: Claim) -> tuple[str, str]:
+    def doc_side(candidate: _Candidate) -> tuple[str, str]:
         # When the claim's line was last written; the doc's last commit when blame could not say.
+        claim = candidate.claim
         return written.get((claim.doc, claim.line), doc_commits[claim.doc])
 
-    sides = {index: doc_side(claim) for index, claim, _ in candidates}
-    pairs = {(sides[index][0], r.site.path) for index, _, r in candidates if r.site and sides[index][0] != repo.head}
+    sides = {candidate.index: doc_side(candidate) for candidate in candidates}
+    then = _old_aliases(repo, candidates, sides, facts)
+    where = {c.index: then.get(c.index, (c.site.path, c.site.qualified)) for c in candidates}
+    pairs = {(sides[c.index][0], where[c.index][0]) for c in candidates if sides[c.index][0] != repo.head}
     old_symbols = _old_definitions(repo, pairs, deadline)
     losses = []
-    for index, claim, resolution in candidates:
-        site = resolution.site
-        if site is None:
-            continue
-        sha, day = sides[index]
-        old = old_symbols.get((sha, site.path))
+    for candidate in candidates:
+        claim, site = candidate.claim, candidate.site
+        sha, day = sides[candidate.index]
+        old_path, old_name = where[candidate.index]
+        old = old_symbols.get((sha, old_path))
         if old is None:
             continue  # the file is unchanged since the line, or did not exist then
-        nearby = _nearby_words(doc_texts.get(claim.doc), claim, site.qualified.rsplit(".", 1)[-1])
-        lost = _lost(site.qualified, site.symbol_type, site.path, old, facts, nearby)
+        # A call of an alias is written by the doc's name (`attr.s(add_repr=True)`), not the definition's.
+        names = {site.qualified.rsplit(".", 1)[-1]} | ({claim.target.rsplit(".", 1)[-1]} if candidate.route else set())
+        nearby = _nearby_words(doc_texts.get(claim.doc), claim, names)
+        lost = _lost(
+            site.qualified,
+            site.symbol_type,
+            site.path,
+            old,
+            facts,
+            nearby,
+            old_name=old_name,
+        )
         if lost is not None:
-            what, names, qualified = lost
-            losses.append(_Loss(index, what, names, qualified, site.path, sha, day))
+            what, lost_names, qualified = lost
+            losses.append(_Loss(candidate.index, what, lost_names, qualified, site.path, sha, day, candidate.route))
     if not losses or time.monotonic() > deadline:
         return judged
     try:
@@ -215,13 +318,33 @@ def _iso(when: int, zone: str) -> str:
     return datetime.fromtimestamp(when, timezone(offset)).isoformat()
 
 
+def moved_paths(path: str) -> tuple[str, ...]:
+    """Where a file of the same import name may have lived before a move to or from a `src/` or `lib/` folder.
+
+    Args:
+        path: A file's path at the head.
+
+    Returns:
+        The other paths to try, in order (`src/_pytest/x.py` → `_pytest/x.py`; `acme/x.py` → `src/acme/x.py`).
+    """
+    for root in ("src/", "lib/"):
+        if path.startswith(root):
+            return (path.removeprefix(root),)
+    return ("src/" + path,)
+
+
 def _old_definitions(
     repo: HistoryRepository, pairs: set[tuple[str, str]], deadline: float
 ) -> dict[tuple[str, str], dict[str, list[Symbol]]]:
-    """The definitions of each (doc commit, file) whose blob differs from the head's, by qualified name."""
-    specs = {pair: f"{pair[0]}:{pair[1]}" for pair in pairs}
+    """The definitions of each (doc commit, file) whose blob differs from the head's, by qualified name.
+
+    A file the doc commit holds under its name before a move to or from a `src/` layout
+    (`_pytest/python_api.py`, now `src/_pytest/python_api.py`) is read there: the same module.
+    """
+    tried = {pair: [f"{pair[0]}:{path}" for path in (pair[1], *moved_paths(pair[1]))] for pair in pairs}
     heads = {path: f"{repo.head}:{path}" for _, path in pairs}
-    ids = blob_ids(repo, [*specs.values(), *heads.values()])
+    ids = blob_ids(repo, [*(spec for specs in tried.values() for spec in specs), *heads.values()])
+    specs = {pair: next((spec for spec in found if spec in ids), found[0]) for pair, found in tried.items()}
     changed = {
         pair: ids[spec]
         for pair, spec in specs.items()
@@ -244,8 +367,9 @@ def _old_definitions(
     return result
 
 
-def _nearby_words(doc: DocLines | None, claim: Claim, name: str) -> set[str]:
-    """The words the doc writes as code about a claim of `name`: where a lost name would trip the reader.
+def _nearby_words(doc: DocLines | None, claim: Claim, names: set[str]) -> set[str]:
+    """The words the doc writes as code about a claim of a definition called `names` (its own name, and
+    the doc's name for it when that is an alias): where a lost name would trip the reader.
 
     Only code counts, and only code about this claim: the code spans of the claim's own sentence,
     the claim's API directive (continued over lines), and in code samples near it (12 lines either
@@ -264,9 +388,9 @@ def _nearby_words(doc: DocLines | None, claim: Claim, name: str) -> set[str]:
     words: set[str] = set()
     for start, end, code, sample in doc_code(doc.text):
         if sample and start <= last and end >= first:
-            words |= _sample_words(code, name)
+            words |= _sample_words(code, names)
     for span in _SPAN.findall(_claim_sentence(doc.text, lines, index, claim)):
-        words |= _code_words(span, name)
+        words |= _code_words(span, names)
     if (directive := _API_DIRECTIVE.match(lines[index])) is not None:
         signature = [directive.group(1)]
         for more in lines[index + 1 :]:
@@ -274,7 +398,7 @@ def _nearby_words(doc: DocLines | None, claim: Claim, name: str) -> set[str]:
                 break
             signature.append(more)
         joined = " ".join(part.rstrip().rstrip("\\") for part in signature)
-        words |= _code_words(_without_optional_marks(joined), name)
+        words |= _code_words(_without_optional_marks(joined), names)
     return {word for word in words if not _told_as_history(doc, first, last, word)}
 
 
@@ -374,8 +498,8 @@ _CALL = re.compile(r"([A-Za-z_$][\w$]*)\s*\(")
 _KEYWORD = re.compile(r"([A-Za-z_$][\w$]*)\s*=(?!=)")
 
 
-def _sample_words(code: str, name: str) -> set[str]:
-    """What a code sample says about `name`: the keywords of its calls of `name`, and attribute names.
+def _sample_words(code: str, names: set[str]) -> set[str]:
+    """What a code sample says about a definition: the keywords of its calls by one of `names`, and attribute names.
 
     A sample's other identifiers are its own variables (`app = Flask()`, `app.AsyncResult(id)`),
     whatever parameters they share a name with.
@@ -383,7 +507,7 @@ def _sample_words(code: str, name: str) -> set[str]:
     keywords = {
         m.group(1)
         for call in _CALL.finditer(code)
-        if call.group(1) == name
+        if call.group(1) in names
         for m in _KEYWORD.finditer(_top_level(code, call.end()))
     }
     return keywords | set(_ATTRIBUTE.findall(code))
@@ -403,15 +527,15 @@ def _told_as_history(doc: DocLines, first: int, last: int, word: str) -> bool:
     )
 
 
-def _code_words(code: str, name: str) -> set[str]:
-    """The identifiers of a code span or directive outside calls, and inside calls of `name` only.
+def _code_words(code: str, names: set[str]) -> set[str]:
+    """The identifiers of a code span or directive outside calls, and inside calls of one of `names` only.
 
     `connect(host, retries)` names connect's parameters; in `add_route(method, path)` near a claim
     of `resolve`, `path` is add_route's, not resolve's.
     """
     own: set[str] = set()
     for call in _CALL.finditer(code):
-        if call.group(1) == name:
+        if call.group(1) in names:
             own |= set(re.findall(r"[A-Za-z_$][\w$]*", _top_level(code, call.end())))
     return _outside_calls(code) | own
 
@@ -448,48 +572,66 @@ def _outside_calls(code: str) -> set[str]:
 
 
 def _lost(  # noqa: PLR0917 - one definition's old and new forms, and the doc's words
-    qualified: str, symbol_type: str, path: str, old: dict[str, list[Symbol]], facts: CodeFacts, nearby: set[str]
+    qualified: str,
+    symbol_type: str,
+    path: str,
+    old: dict[str, list[Symbol]],
+    facts: CodeFacts,
+    nearby: set[str],
+    *,
+    old_name: str | None = None,
 ) -> tuple[str, tuple[str, ...], str] | None:
-    """What the definition lost that the doc's nearby text uses: (what, names, the definition's name)."""
-    name = qualified.rsplit(".", 1)[-1]
+    """What the definition lost that the doc's nearby text uses: (what, names, the definition's name).
+
+    `old_name` is what the definition was called in the old file, when the doc's name was then
+    bound to another one (an alias that moved: `attr.s` from `_add_methods` to `attributes`).
+    """
+    before_name = old_name or qualified
     if symbol_type in _CLASSES:
         for constructor in _CONSTRUCTORS:
             key = f"{qualified}.{constructor}"
-            if key in old and (path, key) in facts.signatures:
-                before = [symbol.signature for symbol in old[key]]
-                lost = _lost_parameters(before, facts.signatures[(path, key)], constructor, nearby)
+            old_key = f"{before_name}.{constructor}"
+            if old_key in old and (path, key) in facts.signatures:
+                before = [symbol.signature for symbol in old[old_key]]
+                lost = _lost_parameters(before, facts.signatures[(path, key)], (constructor, constructor), nearby)
                 if lost:
                     return "parameter", lost, key
-        return _lost_members(qualified, path, old, facts, nearby)
-    before = [symbol.signature for symbol in old.get(qualified, ())]
+        return _lost_members(qualified, path, old, facts, nearby, before_name)
+    before = [symbol.signature for symbol in old.get(before_name, ())]
     now = facts.signatures.get((path, qualified))
     if not before or now is None:
         return None
-    lost = _lost_parameters(before, now, name, nearby)
+    names = (before_name.rsplit(".", 1)[-1], qualified.rsplit(".", 1)[-1])
+    lost = _lost_parameters(before, now, names, nearby)
     return ("parameter", lost, qualified) if lost else None
 
 
-def _lost_parameters(before: list[str], now: tuple[str, ...], name: str, nearby: set[str]) -> tuple[str, ...]:
-    """Parameters of any old form (overloads, getter and setter) that no form at the head has."""
-    old_forms = [parameter_names(signature, name) for signature in before]
-    new_forms = [parameter_names(signature, name) for signature in now]
+def _lost_parameters(
+    before: list[str], now: tuple[str, ...], names: tuple[str, str], nearby: set[str]
+) -> tuple[str, ...]:
+    """Parameters of any old form (overloads, getter and setter) that no form at the head has.
+
+    `names` is the definition's name then and now (the same unless an alias moved).
+    """
+    old_forms = [parameter_names(signature, names[0]) for signature in before]
+    new_forms = [parameter_names(signature, names[1]) for signature in now]
     if any(form is None for form in old_forms + new_forms):
         return ()
-    if any(takes_any_keyword(signature, name) for signature in now):
+    if any(takes_any_keyword(signature, names[1]) for signature in now):
         return ()  # `**kwargs` (or `**options: Unpack[Options]`) may still take what the list dropped
     old_names = dict.fromkeys(p for form in old_forms if form for p in form)
     new_names = {p for form in new_forms if form for p in form}
     return tuple(p for p in old_names if p not in new_names and p in nearby and len(p) > 1)
 
 
-def _lost_members(
-    qualified: str, path: str, old: dict[str, list[Symbol]], facts: CodeFacts, nearby: set[str]
+def _lost_members(  # noqa: PLR0917 - one class's old and new forms, and the doc's words
+    qualified: str, path: str, old: dict[str, list[Symbol]], facts: CodeFacts, nearby: set[str], before_name: str
 ) -> tuple[str, tuple[str, ...], str] | None:
-    old_forms = old.get(qualified)
+    old_forms = old.get(before_name)
     if not old_forms:
         return None
     old_class = old_forms[0]
-    prefix = qualified + "."
+    prefix = before_name + "."
     members = {key[len(prefix) :] for key in old if key.startswith(prefix) and "." not in key[len(prefix) :]}
     members |= class_fields(old_class.source)
     tokens = facts.file_tokens.get(path, frozenset())
@@ -562,7 +704,8 @@ def _describe(loss: _Loss, commits: dict[tuple[str, str], tuple[str, str, str]])
         return None
     doc_day = calendar_day(loss.doc_day) or "an unknown day"
     commit = f"commit {found[0][:7]} '{found[2][:100]}'"
-    return f"{what} on {calendar_day(found[1])}, {commit} (doc line last changed {doc_day})"
+    via = f"; the doc's name is bound to it: {loss.route}" if loss.route else ""
+    return f"{what} on {calendar_day(found[1])}, {commit} (doc line last changed {doc_day}){via}"
 
 
 def _later(when: str, than: str) -> bool:
