@@ -6,17 +6,19 @@ or a class lost a member or field the doc writes so. The doc's side is when the 
 last written (one `git blame -L` per doc, for the claims' lines only, for as many docs in path
 order as the blame budget allows, `HistoryBudget.blame_commits`; the doc's last commit for the
 others); the definition is read then and at the head. A file that changed without the definition
-losing anything the doc uses is no alarm, and neither is a parameter list that now takes
-`**kwargs`. The evidence says what was lost, when, and by which commit (one path-limited
-`git log -G` for all such changes).
+losing anything the doc uses is no alarm, and neither is a parameter that a `**kwargs` may still
+take (see keyword_forwarding). The evidence says what was lost, when, and by which commit (one
+path-limited `git log -G` for all such changes).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
@@ -24,8 +26,9 @@ from functools import lru_cache
 from sextant.doc_claims.claims.claim import Claim
 from sextant.doc_claims.claims.sentences import sentence_around, tells_history
 from sextant.doc_claims.judging.checking import Resolution
-from sextant.doc_claims.judging.code_facts import CodeFacts, SymbolSite
+from sextant.doc_claims.judging.code_facts import CodeFacts, SymbolSite, is_sample_path
 from sextant.doc_claims.judging.definition_aliases import aliased_definitions, defined_in_text
+from sextant.doc_claims.judging.keyword_forwarding import Callee, accepted_keywords, keyword_reads
 from sextant.doc_claims.judging.qualified_names import member_of_class
 from sextant.doc_claims.judging.signatures import class_fields, parameter_names, takes_any_keyword
 from sextant.doc_rules import calendar_day
@@ -219,6 +222,7 @@ def revise_with_definition_changes(
     where = {c.index: then.get(c.index, (c.site.path, c.site.qualified)) for c in candidates}
     pairs = {(sides[c.index][0], where[c.index][0]) for c in candidates if sides[c.index][0] != repo.head}
     old_symbols = _old_definitions(repo, pairs, deadline)
+    head = _HeadCode(repo, facts, deadline)
     losses = []
     for candidate in candidates:
         claim, site = candidate.claim, candidate.site
@@ -237,6 +241,7 @@ def revise_with_definition_changes(
             old,
             facts,
             nearby,
+            head=head,
             old_name=old_name,
         )
         if lost is not None:
@@ -579,6 +584,7 @@ def _lost(  # noqa: PLR0917 - one definition's old and new forms, and the doc's 
     facts: CodeFacts,
     nearby: set[str],
     *,
+    head: _HeadCode,
     old_name: str | None = None,
 ) -> tuple[str, tuple[str, ...], str] | None:
     """What the definition lost that the doc's nearby text uses: (what, names, the definition's name).
@@ -592,36 +598,119 @@ def _lost(  # noqa: PLR0917 - one definition's old and new forms, and the doc's 
             key = f"{qualified}.{constructor}"
             old_key = f"{before_name}.{constructor}"
             if old_key in old and (path, key) in facts.signatures:
-                before = [symbol.signature for symbol in old[old_key]]
-                lost = _lost_parameters(before, facts.signatures[(path, key)], (constructor, constructor), nearby)
+                now = _Forms(facts.signatures[(path, key)], constructor, functools.partial(head.accepted, path, key))
+                lost = _lost_parameters(old[old_key], constructor, now, nearby)
                 if lost:
                     return "parameter", lost, key
         return _lost_members(qualified, path, old, facts, nearby, before_name)
-    before = [symbol.signature for symbol in old.get(before_name, ())]
-    now = facts.signatures.get((path, qualified))
-    if not before or now is None:
+    before = old.get(before_name, [])
+    signatures = facts.signatures.get((path, qualified))
+    if not before or signatures is None:
         return None
-    names = (before_name.rsplit(".", 1)[-1], qualified.rsplit(".", 1)[-1])
-    lost = _lost_parameters(before, now, names, nearby)
+    now = _Forms(signatures, qualified.rsplit(".", 1)[-1], functools.partial(head.accepted, path, qualified))
+    lost = _lost_parameters(before, before_name.rsplit(".", 1)[-1], now, nearby)
     return ("parameter", lost, qualified) if lost else None
 
 
-def _lost_parameters(
-    before: list[str], now: tuple[str, ...], names: tuple[str, str], nearby: set[str]
-) -> tuple[str, ...]:
-    """Parameters of any old form (overloads, getter and setter) that no form at the head has.
+@dataclass(frozen=True)
+class _Forms:
+    """A definition's declarations at the head, and (read only when needed) the keywords it takes."""
 
-    `names` is the definition's name then and now (the same unless an alias moved).
+    signatures: tuple[str, ...]
+    name: str
+    accepted: Callable[[], frozenset[str] | None]
+    """Named parameters and what its `**` catch-all takes (see keyword_forwarding); None: anything."""
+
+
+def _lost_parameters(before: list[Symbol], old_name: str, now: _Forms, nearby: set[str]) -> tuple[str, ...]:
+    """Parameters of any old form (overloads, getter and setter) that no form at the head takes.
+
+    An old form's parameters include the keys its body read out of its `**kwargs`
+    (`kwargs.pop("message")`). A head that takes `**kwargs` still takes a dropped parameter when
+    its body passes the dictionary where it is not known what is taken (another library's call, a
+    stored dictionary); it does not when the body reads only other keys or passes it to one of our
+    definitions that lacks the parameter too (`ClientSession(**kwargs)` without `scheme`).
     """
-    old_forms = [parameter_names(signature, names[0]) for signature in before]
-    new_forms = [parameter_names(signature, names[1]) for signature in now]
+    old_forms = [parameter_names(symbol.signature, old_name) for symbol in before]
+    new_forms = [parameter_names(signature, now.name) for signature in now.signatures]
     if any(form is None for form in old_forms + new_forms):
         return ()
-    if any(takes_any_keyword(signature, names[1]) for signature in now):
-        return ()  # `**kwargs` (or `**options: Unpack[Options]`) may still take what the list dropped
     old_names = dict.fromkeys(p for form in old_forms if form for p in form)
+    for symbol in before:
+        old_names.update(dict.fromkeys(sorted(keyword_reads([symbol.signature], old_name, symbol.source))))
     new_names = {p for form in new_forms if form for p in form}
-    return tuple(p for p in old_names if p not in new_names and p in nearby and len(p) > 1)
+    lost = tuple(p for p in old_names if p not in new_names and p in nearby and len(p) > 1)
+    if lost and any(takes_any_keyword(signature, now.name) for signature in now.signatures):
+        # `**kwargs` (or `**options: Unpack[Options]`) may still take what the list dropped.
+        accepted = now.accepted()
+        return () if accepted is None else tuple(p for p in lost if p not in accepted)
+    return lost
+
+
+class _HeadCode:
+    """The head's definitions with their bodies, parsed on demand: only where a `**kwargs` must be read."""
+
+    def __init__(self, repo: HistoryRepository, facts: CodeFacts, deadline: float) -> None:
+        self._repo = repo
+        self._facts = facts
+        self._deadline = deadline
+        self._parsed: dict[str, dict[str, list[Symbol]]] = {}
+
+    def accepted(self, path: str, qualified: str) -> frozenset[str] | None:
+        """The keywords the head's definition takes, or None when it may take any (or time is up)."""
+        callee = self._definition(path, qualified)
+        if callee is None or time.monotonic() > self._deadline:
+            return None
+        return accepted_keywords(
+            callee.signatures, callee.name, callee.body, lambda written: self._callee(path, qualified, written)
+        )
+
+    def _definitions(self, path: str) -> dict[str, list[Symbol]]:
+        if path not in self._parsed:
+            texts = _texts(self._repo, {(self._repo.head, path)})
+            by_name: dict[str, list[Symbol]] = defaultdict(list)
+            for symbol in parse_symbols(path, texts.get((self._repo.head, path), "")):
+                if symbol.name:
+                    by_name[f"{symbol.parent}.{symbol.name}" if symbol.parent else symbol.name].append(symbol)
+            self._parsed[path] = by_name
+        return self._parsed[path]
+
+    def _definition(self, path: str, qualified: str) -> Callee | None:
+        forms = self._definitions(path).get(qualified)
+        if not forms:
+            return None
+        body = max((symbol.source for symbol in forms), key=len)  # an overload's stub has no body
+        return Callee(tuple(symbol.signature for symbol in forms), qualified.rsplit(".", 1)[-1], body)
+
+    def _callee(self, path: str, qualified: str, written: str) -> Callee | None:
+        """One of our definitions a call written in `qualified`'s body reaches, or None when not known."""
+        owner = qualified.rpartition(".")[0]
+        member = written.partition(".")[2]
+        if written.startswith(("self.", "cls.")) and owner and "." not in member:
+            return self._definition(path, f"{owner}.{member}")
+        if written.startswith("super().") and owner and "." not in member:
+            for base in self._facts.class_bases.get(owner.rsplit(".", 1)[-1], ()):
+                site = self._class(base)
+                if site is not None:
+                    return self._definition(site.path, f"{base}.{member}")
+            return None
+        if "." in written:
+            return None
+        site = self._class(written)
+        if site is not None:
+            return self._definition(site.path, f"{written}.__init__")
+        functions = [
+            s
+            for s in self._facts.symbols.get(written, ())
+            if s.qualified == written and s.symbol_type == "function" and not is_sample_path(s.path)
+        ]
+        return self._definition(functions[0].path, written) if len(functions) == 1 else None
+
+    def _class(self, name: str) -> SymbolSite | None:
+        sites = [
+            s for s in self._facts.symbols.get(name, ()) if s.symbol_type in _CLASSES and not is_sample_path(s.path)
+        ]
+        return sites[0] if len(sites) == 1 else None
 
 
 def _lost_members(  # noqa: PLR0917 - one class's old and new forms, and the doc's words

@@ -41,6 +41,49 @@ def takes_any_keyword(signature: str, name: str) -> bool:
     return inside is not None and any(part.strip().startswith("**") for part in _parts(inside))
 
 
+def catch_all_name(signature: str, name: str) -> str | None:
+    """The name of a declaration's `**` catch-all (`**kwargs` → `kwargs`), or None without one.
+
+    Args:
+        signature: The declaration line(s).
+        name: The defined name.
+
+    Returns:
+        The catch-all's name.
+    """
+    inside = _parameter_list(signature, name)
+    for part in _parts(inside or ""):
+        text = part.strip()
+        if text.startswith("**") and (match := _IDENTIFIER.match(text[2:].strip())) is not None:
+            return match.group(0)
+    return None
+
+
+def declaration_end(source: str, name: str) -> int:
+    """Where a definition's parameter list closes in its source (0 when it cannot be found).
+
+    Args:
+        source: The definition's source (decorators and declaration first).
+        name: The defined name.
+
+    Returns:
+        The offset just past the list's `)`: the body's names start after it.
+    """
+    blanked = _STRING.sub(lambda m: " " * len(m.group(0)), source)
+    match = re.search(rf"\b(?:def|function|func)\s+{re.escape(name)}\s*(?:\[[^\]]*\])?\s*\(", blanked)
+    if match is None:
+        return 0
+    depth = 0
+    for index in range(match.end() - 1, len(blanked)):
+        if blanked[index] in "([{":
+            depth += 1
+        elif blanked[index] in ")]}":
+            depth -= 1
+            if depth == 0:
+                return index + 1
+    return 0
+
+
 def _parameter_list(signature: str, name: str) -> str | None:
     signature = _STRING.sub('""', signature)  # a `)` inside a default or a `Doc("…")` closes nothing
     opening = None
