@@ -453,8 +453,10 @@ def doc_code(text: str) -> tuple[tuple[int, int, str, bool], ...]:
 
     A code sample is a fenced block (a row of tildes right under a line of text underlines a
     heading), or an indented block introduced by a line ending in `::` or by
-    a code directive (the body of `.. note::` is prose); its lines are joined so a call spanning
-    lines stays one call. Lines of markup (`<pre style=…>`) are not code. Outside samples, code
+    a code directive (the body of `.. note::` is prose), which ends at the first line indented no
+    deeper than the line that opened it (a `::` inside a directive's body opens a sample of that
+    body's deeper lines, not the rest of the body); its lines are joined so a call spanning lines
+    stays one call. Lines of markup (`<pre style=…>`) are not code. Outside samples, code
     spans and API directive lines (`.. method:: connect(host)`) are code.
 
     Args:
@@ -467,6 +469,7 @@ def doc_code(text: str) -> tuple[tuple[int, int, str, bool], ...]:
     sample: list[tuple[int, str]] = []
     fenced = False
     introduced = False  # the last prose line opened an indented sample
+    opening_indent = 0  # how deep that line was indented: the sample's lines are deeper
 
     def close() -> None:
         if sample:
@@ -482,7 +485,7 @@ def doc_code(text: str) -> tuple[tuple[int, int, str, bool], ...]:
             fenced = not fenced
             close()
             continue
-        indented = line.startswith((" ", "\t"))
+        indented = len(line) - len(line.lstrip(" \t")) > opening_indent
         if fenced or (introduced and (indented or not stripped)) or stripped.startswith(">>>"):
             if stripped and not stripped.startswith("<"):
                 sample.append((number, line))
@@ -492,6 +495,7 @@ def doc_code(text: str) -> tuple[tuple[int, int, str, bool], ...]:
         close()
         literal = stripped.endswith("::") and not stripped.startswith("..")  # `.. note::` opens prose
         introduced = literal or _CODE_DIRECTIVE.match(line) is not None
+        opening_indent = len(line) - len(line.lstrip(" \t"))
         pieces.extend((number, number, span, False) for span in _SPAN.findall(line))
         if (directive := _API_DIRECTIVE.match(line)) is not None:
             pieces.append((number, number, directive.group(1), False))
