@@ -234,6 +234,7 @@ def revise_with_definition_changes(
         # A call of an alias is written by the doc's name (`attr.s(add_repr=True)`), not the definition's.
         names = {site.qualified.rsplit(".", 1)[-1]} | ({claim.target.rsplit(".", 1)[-1]} if candidate.route else set())
         nearby = _nearby_words(doc_texts.get(claim.doc), claim, names)
+        constructs = not names_a_return_type(doc_texts.get(claim.doc), claim)
         lost = _lost(
             site.qualified,
             site.symbol_type,
@@ -243,6 +244,7 @@ def revise_with_definition_changes(
             nearby,
             head=head,
             old_name=old_name,
+            constructs=constructs,
         )
         if lost is not None:
             what, lost_names, qualified = lost
@@ -405,6 +407,30 @@ def _nearby_words(doc: DocLines | None, claim: Claim, names: set[str]) -> set[st
         joined = " ".join(part.rstrip().rstrip("\\") for part in signature)
         words |= _code_words(_without_optional_marks(joined), names)
     return {word for word in words if not _told_as_history(doc, first, last, word)}
+
+
+_RETURN_FIELD = re.compile(r"^\s*:(?:returns?|rtype)\b[^:]*:")
+
+
+def names_a_return_type(doc: DocLines | None, claim: Claim) -> bool:
+    """Whether the claim's line is a return field (`:return ClientResponse: a response object`, `:rtype:`).
+
+    A class named as what a call returns is a promise about the value the reader gets, not about
+    how to build one: the reader never calls its constructor from there, so a constructor that
+    lost a parameter is no news to that line (a member the reader is told to use still is).
+
+    Args:
+        doc: The doc's text.
+        claim: The claim.
+
+    Returns:
+        True for a claim on a reST return or return-type field.
+    """
+    if doc is None:
+        return False
+    lines = doc.text.split("\n")
+    index = claim.line - doc.first_line
+    return 0 <= index < len(lines) and _RETURN_FIELD.match(lines[index]) is not None
 
 
 def _without_optional_marks(signature: str) -> str:
@@ -590,13 +616,18 @@ def _lost(  # noqa: PLR0917 - one definition's old and new forms, and the doc's 
     *,
     head: _HeadCode,
     old_name: str | None = None,
+    constructs: bool = True,
 ) -> tuple[str, tuple[str, ...], str] | None:
     """What the definition lost that the doc's nearby text uses: (what, names, the definition's name).
 
     `old_name` is what the definition was called in the old file, when the doc's name was then
     bound to another one (an alias that moved: `attr.s` from `_add_methods` to `attributes`).
+    `constructs` is False where the doc names a class only as what something returns: then its
+    constructor's parameters are not the doc's business, its members are.
     """
     before_name = old_name or qualified
+    if symbol_type in _CLASSES and not constructs:
+        return _lost_members(qualified, path, old, facts, nearby, before_name)
     if symbol_type in _CLASSES:
         for constructor in _CONSTRUCTORS:
             key = f"{qualified}.{constructor}"
