@@ -280,3 +280,65 @@ def test_sphinx_optional_brackets_in_a_directive_mark_parameters(tmp_path: Path)
     assert found.status == "outdated"
     assert found.changed is not None
     assert found.changed.startswith("connect lost parameter retries on 2024-09-01")
+
+
+def test_a_name_on_a_directives_continuation_line_is_dated_by_that_line(tmp_path: Path) -> None:
+    # The directive's first line is from 2015; `response_factory` was added on its continuation
+    # line in 2016, when the method gained it, and the method lost it in 2017.
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("pyproject.toml", '[project]\nname = "acme"\n')
+    repo.write("acme/__init__.py", "")
+    repo.write(
+        "acme/router.py", "class Router:\n    def add_static(self, prefix, path, *, name=None):\n        return name\n"
+    )
+    first = ".. method:: acme.router.Router.add_static(prefix, path, *, name=None, \\\n"
+    repo.write("docs/router.rst", "Router\n======\n\n" + first + "                          show_index=False)\n")
+    repo.commit("Router and docs", date="2015-05-23T10:00:00+00:00")
+    repo.write(
+        "acme/router.py",
+        "class Router:\n    def add_static(self, prefix, path, *, name=None, response_factory=None,\n"
+        "                   show_index=False):\n        return name\n",
+    )
+    repo.write(
+        "docs/router.rst",
+        "Router\n======\n\n" + first + "                          response_factory=StreamResponse, \\\n"
+        "                          show_index=False)\n",
+    )
+    repo.commit("add_static takes response_factory", date="2016-09-28T10:00:00+00:00")
+    repo.write(
+        "acme/router.py",
+        "class Router:\n    def add_static(self, prefix, path, *, name=None, show_index=False):\n        return name\n",
+    )
+    repo.commit("Drop unused response_factory", date="2017-10-08T10:00:00+00:00")
+    found = next(f for f in check_repository(repo.root).findings if f.doc == "docs/router.rst")
+    assert found.status == "outdated"
+    assert found.changed is not None
+    assert found.changed.startswith("Router.add_static lost parameter response_factory on 2017-10-08")
+    assert "(doc line last changed 2016-09-28)" in found.changed
+
+
+def test_a_name_on_a_directives_old_line_keeps_its_date_when_another_line_is_newer(tmp_path: Path) -> None:
+    # `reader` is on the directive's 2016 line; another of its lines was rewritten after `reader`
+    # was dropped (2017): the 2016 line still says `reader`.
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("pyproject.toml", '[project]\nname = "acme"\n')
+    repo.write("acme/__init__.py", "")
+    repo.write("acme/testing.py", "def make_request(method, path, *, reader=None, app=None):\n    return path\n")
+    first = ".. function:: acme.testing.make_request(method, path, *, reader=None, \\\n"
+    repo.write("docs/testing.rst", "Testing\n=======\n\n" + first + "                                  app=None)\n")
+    repo.commit("Testing helpers and docs", date="2016-11-24T10:00:00+00:00")
+    repo.write("acme/testing.py", "def make_request(method, path, *, app=None):\n    return path\n")
+    repo.commit("Cleanup request attributes", date="2017-02-13T10:00:00+00:00")
+    repo.write(
+        "acme/testing.py", "def make_request(method, path, *, app=None, client_max_size=1024):\n    return path\n"
+    )
+    repo.write(
+        "docs/testing.rst",
+        "Testing\n=======\n\n" + first + "                                  app=None, client_max_size=1024)\n",
+    )
+    repo.commit("client_max_size", date="2018-01-10T10:00:00+00:00")
+    found = next(f for f in check_repository(repo.root).findings if f.doc == "docs/testing.rst")
+    assert found.status == "outdated"
+    assert found.changed is not None
+    assert found.changed.startswith("make_request lost parameter reader on 2017-02-13")
+    assert "(doc line last changed 2016-11-24)" in found.changed

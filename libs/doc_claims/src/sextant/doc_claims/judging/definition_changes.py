@@ -201,9 +201,10 @@ def revise_with_definition_changes(
     candidates = _candidates(judged, facts, repo, doc_commits)
     if not candidates:
         return judged
+    spans = {c.index: claim_lines(doc_texts.get(c.claim.doc), c.claim) for c in candidates}
     lines_of: dict[str, set[int]] = defaultdict(set)
     for candidate in candidates:
-        lines_of[candidate.claim.doc].add(candidate.claim.line)
+        lines_of[candidate.claim.doc].update(spans[candidate.index])
     # Blame is bounded by a number of docs (work, not time), so a long history (git/git's docs)
     # does not make it the costliest step of the check, and where it stops never depends on the machine.
     try:
@@ -212,43 +213,60 @@ def revise_with_definition_changes(
         blamed_docs = 0
     written = line_commits(repo, lines_of, deadline, max_docs=blamed_docs)
 
-    def doc_side(candidate: _Candidate) -> tuple[str, str]:
-        # When the claim's line was last written; the doc's last commit when blame could not say.
+    def doc_sides(candidate: _Candidate) -> dict[tuple[str, str], set[int]]:
+        # When each of the claim's lines was last written (a directive continued over lines has
+        # several), the claim's own line first; the doc's last commit when blame could not say.
         claim = candidate.claim
-        return written.get((claim.doc, claim.line), doc_commits[claim.doc])
+        if (claim.doc, claim.line) not in written:
+            return {doc_commits[claim.doc]: set(spans[candidate.index])}
+        found: dict[tuple[str, str], set[int]] = defaultdict(set)
+        for line in spans[candidate.index]:
+            found[written.get((claim.doc, line), written[(claim.doc, claim.line)])].add(line)
+        return found
 
-    sides = {candidate.index: doc_side(candidate) for candidate in candidates}
-    then = _old_aliases(repo, candidates, sides, facts)
+    sides = {candidate.index: doc_sides(candidate) for candidate in candidates}
+    first = {index: next(iter(found)) for index, found in sides.items()}
+    then = _old_aliases(repo, candidates, first, facts)
     where = {c.index: then.get(c.index, (c.site.path, c.site.qualified)) for c in candidates}
-    pairs = {(sides[c.index][0], where[c.index][0]) for c in candidates if sides[c.index][0] != repo.head}
+    pairs = {(sha, where[c.index][0]) for c in candidates for sha, _ in sides[c.index] if sha != repo.head}
     old_symbols = _old_definitions(repo, pairs, deadline)
     head = _HeadCode(repo, facts, deadline)
     losses = []
     for candidate in candidates:
         claim, site = candidate.claim, candidate.site
-        sha, day = sides[candidate.index]
         old_path, old_name = where[candidate.index]
-        old = old_symbols.get((sha, old_path))
-        if old is None:
-            continue  # the file is unchanged since the line, or did not exist then
+        doc = doc_texts.get(claim.doc)
         # A call of an alias is written by the doc's name (`attr.s(add_repr=True)`), not the definition's.
         names = {site.qualified.rsplit(".", 1)[-1]} | ({claim.target.rsplit(".", 1)[-1]} if candidate.route else set())
-        nearby = _nearby_words(doc_texts.get(claim.doc), claim, names)
-        constructs = not names_a_return_type(doc_texts.get(claim.doc), claim)
-        lost = _lost(
-            site.qualified,
-            site.symbol_type,
-            site.path,
-            old,
-            facts,
-            nearby,
-            head=head,
-            old_name=old_name,
-            constructs=constructs,
-        )
-        if lost is not None:
+        nearby = _nearby_words(doc, claim, names)
+        constructs = not names_a_return_type(doc, claim)
+        for (sha, day), lines in sides[candidate.index].items():
+            old = old_symbols.get((sha, old_path))
+            if old is None:
+                continue  # the file is unchanged since the line, or did not exist then
+            lost = _lost(
+                site.qualified,
+                site.symbol_type,
+                site.path,
+                old,
+                facts,
+                nearby,
+                head=head,
+                old_name=old_name,
+                constructs=constructs,
+            )
+            if lost is None:
+                continue
             what, lost_names, qualified = lost
-            losses.append(_Loss(candidate.index, what, lost_names, qualified, site.path, sha, day, candidate.route))
+            # At the claim's own line's date every name counts, as for a one-line claim; at another
+            # line's date, the names that line writes (a parameter added on a continuation line
+            # was written when that line was).
+            own_line = claim.line in lines
+            dated = tuple(
+                n for n in lost_names if own_line or word_line(doc, claim, spans[candidate.index], n) in lines
+            )
+            if dated:
+                losses.append(_Loss(candidate.index, what, dated, qualified, site.path, sha, day, candidate.route))
     if not losses or time.monotonic() > deadline:
         return judged
     try:
@@ -260,8 +278,8 @@ def revise_with_definition_changes(
     revised = list(judged)
     for loss in losses:
         changed = _describe(loss, commits)
-        if changed is None:
-            continue  # no commit after the doc drops it: a parse quirk, not news
+        if changed is None or revised[loss.index] is not judged[loss.index]:
+            continue  # no commit after the doc drops it (a parse quirk, not news), or already told
         claim, resolution = judged[loss.index]
         revised[loss.index] = (claim, dataclasses.replace(resolution, changed=changed, evidence=changed))
     return revised
@@ -431,6 +449,53 @@ def names_a_return_type(doc: DocLines | None, claim: Claim) -> bool:
     lines = doc.text.split("\n")
     index = claim.line - doc.first_line
     return 0 <= index < len(lines) and _RETURN_FIELD.match(lines[index]) is not None
+
+
+def claim_lines(doc: DocLines | None, claim: Claim) -> list[int]:
+    """The 1-based doc lines a claim is written on: its own, and an API directive's continuation lines.
+
+    `.. method:: add_static(prefix, path, *, \\` goes on over the lines its backslashes join; a
+    parameter written on a later line was written when that line was, not the first.
+
+    Args:
+        doc: The doc's text.
+        claim: The claim.
+
+    Returns:
+        The lines, the claim's own first.
+    """
+    lines = doc.text.split("\n") if doc is not None else []
+    index = claim.line - (doc.first_line if doc is not None else 1)
+    if not 0 <= index < len(lines) or _API_DIRECTIVE.match(lines[index]) is None:
+        return [claim.line]
+    found = [claim.line]
+    while lines[index].rstrip().endswith("\\") and index + 1 < len(lines):
+        index += 1
+        found.append(found[-1] + 1)
+    return found
+
+
+def word_line(doc: DocLines | None, claim: Claim, lines: list[int], word: str) -> int:
+    """The line of a claim's directive that writes a word (its first), else the claim's own line.
+
+    Args:
+        doc: The doc's text.
+        claim: The claim.
+        lines: The claim's lines (see claim_lines).
+        word: A name the doc writes as code about the claim.
+
+    Returns:
+        A 1-based doc line.
+    """
+    if doc is None or len(lines) == 1:
+        return claim.line
+    text = doc.text.split("\n")
+    pattern = re.compile(rf"(?<![\w$]){re.escape(word)}(?![\w$])")
+    for line in lines:
+        index = line - doc.first_line
+        if 0 <= index < len(text) and pattern.search(text[index]):
+            return line
+    return claim.line
 
 
 def _without_optional_marks(signature: str) -> str:
