@@ -342,3 +342,22 @@ def test_a_name_on_a_directives_old_line_keeps_its_date_when_another_line_is_new
     assert found.changed is not None
     assert found.changed.startswith("make_request lost parameter reader on 2017-02-13")
     assert "(doc line last changed 2016-11-24)" in found.changed
+
+
+def test_an_attribute_a_sample_reads_is_a_member_not_a_lost_constructor_parameter(tmp_path: Path) -> None:
+    # Application lost its `router` parameter but keeps the `router` property the sample reads.
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("pyproject.toml", '[project]\nname = "acme"\n')
+    repo.write("acme/__init__.py", "")
+    code = "class Application:\n    def __init__(self, *, router=None, debug=False):\n        self._router = router\n"
+    prop = "\n    @property\n    def router(self):\n        return self._router\n"
+    repo.write("acme/web.py", code + prop)
+    doc = "Apps\n====\n\n:class:`acme.web.Application` holds the routes::\n\n"
+    doc += "    app = make_app()\n    app.router.add_get('/', go)\n"
+    repo.write("docs/apps.rst", doc)
+    repo.commit("Application and docs", date="2018-05-27T10:00:00+00:00")
+    code = "class Application:\n    def __init__(self, *, debug=False):\n        self._router = Router()\n"
+    repo.write("acme/web.py", code + prop)
+    repo.commit("Drop custom router support", date="2019-01-16T10:00:00+00:00")
+    found = next(f for f in check_repository(repo.root).findings if f.doc == "docs/apps.rst")
+    assert found.status == "verified"

@@ -238,7 +238,7 @@ def revise_with_definition_changes(
         doc = doc_texts.get(claim.doc)
         # A call of an alias is written by the doc's name (`attr.s(add_repr=True)`), not the definition's.
         names = {site.qualified.rsplit(".", 1)[-1]} | ({claim.target.rsplit(".", 1)[-1]} if candidate.route else set())
-        nearby = _nearby_words(doc, claim, names)
+        nearby, reads = _nearby_words(doc, claim, names)
         constructs = not names_a_return_type(doc, claim)
         for (sha, day), lines in sides[candidate.index].items():
             old = old_symbols.get((sha, old_path))
@@ -251,6 +251,7 @@ def revise_with_definition_changes(
                 old,
                 facts,
                 nearby,
+                reads=reads,
                 head=head,
                 old_name=old_name,
                 constructs=constructs,
@@ -392,7 +393,7 @@ def _old_definitions(
     return result
 
 
-def _nearby_words(doc: DocLines | None, claim: Claim, names: set[str]) -> set[str]:
+def _nearby_words(doc: DocLines | None, claim: Claim, names: set[str]) -> tuple[set[str], set[str]]:
     """The words the doc writes as code about a claim of a definition called `names` (its own name, and
     the doc's name for it when that is an alias): where a lost name would trip the reader.
 
@@ -402,18 +403,24 @@ def _nearby_words(doc: DocLines | None, claim: Claim, names: set[str]) -> set[st
     (a parameter called `style` is also an English word), so are a neighbouring sentence's spans
     (about something else), keyword arguments of calls to other names (`print(text, style="bold")`
     says nothing about a `Syntax` that lost `style`) and a sample's own variables.
+
+    Returns:
+        (the words, the attributes samples read): an attribute read (`app.router`) uses a member,
+        so it can make a lost member news, not a lost parameter of the same name.
     """
     if doc is None:
-        return set()
+        return set(), set()
     lines = doc.text.split("\n")
     index = claim.line - doc.first_line
     if not 0 <= index < len(lines):
-        return set()
+        return set(), set()
     first, last = index - _NEARBY_LINES, index + _NEARBY_LINES
     words: set[str] = set()
+    reads: set[str] = set()
     for start, end, code, sample in doc_code(doc.text):
         if sample and start <= last and end >= first:
-            words |= _sample_words(code, names)
+            words |= _sample_keywords(code, names)
+            reads |= set(_ATTRIBUTE.findall(code))
     for span in _SPAN.findall(_claim_sentence(doc.text, lines, index, claim)):
         words |= _code_words(span, names)
     if (directive := _API_DIRECTIVE.match(lines[index])) is not None:
@@ -424,7 +431,10 @@ def _nearby_words(doc: DocLines | None, claim: Claim, names: set[str]) -> set[st
             signature.append(more)
         joined = " ".join(part.rstrip().rstrip("\\") for part in signature)
         words |= _code_words(_without_optional_marks(joined), names)
-    return {word for word in words if not _told_as_history(doc, first, last, word)}
+    return (
+        {word for word in words if not _told_as_history(doc, first, last, word)},
+        {word for word in reads if not _told_as_history(doc, first, last, word)},
+    )
 
 
 _RETURN_FIELD = re.compile(r"^\s*:(?:returns?|rtype)\b[^:]*:")
@@ -598,19 +608,18 @@ _CALL = re.compile(r"([A-Za-z_$][\w$]*)\s*\(")
 _KEYWORD = re.compile(r"([A-Za-z_$][\w$]*)\s*=(?!=)")
 
 
-def _sample_words(code: str, names: set[str]) -> set[str]:
-    """What a code sample says about a definition: the keywords of its calls by one of `names`, and attribute names.
+def _sample_keywords(code: str, names: set[str]) -> set[str]:
+    """The keywords a code sample's calls of a definition (by one of `names`) pass.
 
     A sample's other identifiers are its own variables (`app = Flask()`, `app.AsyncResult(id)`),
-    whatever parameters they share a name with.
+    whatever parameters they share a name with; the attributes it reads are members' uses.
     """
-    keywords = {
+    return {
         m.group(1)
         for call in _CALL.finditer(code)
         if call.group(1) in names
         for m in _KEYWORD.finditer(_top_level(code, call.end()))
     }
-    return keywords | set(_ATTRIBUTE.findall(code))
 
 
 _ATTRIBUTE = re.compile(r"\.([A-Za-z_$][\w$]*)")
@@ -679,6 +688,7 @@ def _lost(  # noqa: PLR0917 - one definition's old and new forms, and the doc's 
     facts: CodeFacts,
     nearby: set[str],
     *,
+    reads: set[str],
     head: _HeadCode,
     old_name: str | None = None,
     constructs: bool = True,
@@ -692,7 +702,7 @@ def _lost(  # noqa: PLR0917 - one definition's old and new forms, and the doc's 
     """
     before_name = old_name or qualified
     if symbol_type in _CLASSES and not constructs:
-        return _lost_members(qualified, path, old, facts, nearby, before_name)
+        return _lost_members(qualified, path, old, facts, nearby | reads, before_name)
     if symbol_type in _CLASSES:
         for constructor in _CONSTRUCTORS:
             key = f"{qualified}.{constructor}"
@@ -702,7 +712,7 @@ def _lost(  # noqa: PLR0917 - one definition's old and new forms, and the doc's 
                 lost = _lost_parameters(old[old_key], constructor, now, nearby)
                 if lost:
                     return "parameter", lost, key
-        return _lost_members(qualified, path, old, facts, nearby, before_name)
+        return _lost_members(qualified, path, old, facts, nearby | reads, before_name)
     before = old.get(before_name, [])
     signatures = facts.signatures.get((path, qualified))
     if not before or signatures is None:
