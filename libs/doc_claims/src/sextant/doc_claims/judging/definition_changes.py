@@ -205,13 +205,7 @@ def revise_with_definition_changes(
     lines_of: dict[str, set[int]] = defaultdict(set)
     for candidate in candidates:
         lines_of[candidate.claim.doc].update(spans[candidate.index])
-    # Blame is bounded by a number of docs (work, not time), so a long history (git/git's docs)
-    # does not make it the costliest step of the check, and where it stops never depends on the machine.
-    try:
-        blamed_docs = docs_to_blame(repo, blame_commits)
-    except GitSourceError:
-        blamed_docs = 0
-    written = line_commits(repo, lines_of, deadline, max_docs=blamed_docs)
+    written = _blamed(repo, lines_of, deadline, blame_commits)
 
     def doc_sides(candidate: _Candidate) -> dict[tuple[str, str], set[int]]:
         # When each of the claim's lines was last written (a directive continued over lines has
@@ -287,6 +281,19 @@ def revise_with_definition_changes(
 
 
 _BLAME_HEADER = re.compile(rb"^([0-9a-f]{40}) \d+ (\d+)")
+
+
+def _blamed(
+    repo: HistoryRepository, lines_of: dict[str, set[int]], deadline: float, blame_commits: int
+) -> dict[tuple[str, int], tuple[str, str]]:
+    """The claims' lines blamed within the blame budget (see line_commits)."""
+    # Blame is bounded by a number of docs (work, not time), so a long history (git/git's docs)
+    # does not make it the costliest step of the check, and where it stops never depends on the machine.
+    try:
+        blamed_docs = docs_to_blame(repo, blame_commits)
+    except GitSourceError:
+        blamed_docs = 0
+    return line_commits(repo, lines_of, deadline, max_docs=blamed_docs)
 
 
 def line_commits(
