@@ -69,3 +69,29 @@ def test_git_semantics_of_the_rules() -> None:
     assert rules.reason("pkg/build/") is None  # the deeper file re-includes it
     assert rules.reason("../outside") is None
     assert not IgnoredPaths({})
+
+
+def test_a_pattern_the_tree_shows_is_not_kept_is_no_evidence(chunk: MakeChunk) -> None:
+    # `lib/` from a language template, yet the repository commits files in acme/lib/: an absent file
+    # there is as much a finding as anywhere else. A file matched on its own name still is not.
+    payloads = [
+        chunk(".gitignore", "lib/\n*.log\n"),
+        chunk("acme/lib/kept.py", "VERSION = '1.0'\n"),
+        chunk("docs/index.md", "See the README.\n"),
+        chunk("README.md", "The parser was `acme/lib/old_parser.py`; its log is `acme/lib/parse.log`.\n"),
+    ]
+
+    by_ref = {f.ref: f for f in check_docs(payloads).findings}
+
+    assert by_ref["acme/lib/old_parser.py"].status == "contradicted"
+    assert by_ref["acme/lib/parse.log"].status == "unverifiable"
+    assert "`*.log` in .gitignore" in by_ref["acme/lib/parse.log"].evidence
+
+
+def test_only_a_tracked_folder_the_rules_ignore_lifts_them() -> None:
+    rules = IgnoredPaths({".gitignore": "build/\n"}, tracked_folders={"src", "src/build"})
+
+    assert rules.reason("src/build/gone.py") is None  # the tree holds src/build/ despite the rule
+    assert rules.reason("build/gone.py") is not None  # no build/ is tracked at the root
+    # A file ignored by its own name inside that folder is still never committed.
+    assert IgnoredPaths({".gitignore": "build/\n*.log\n"}, tracked_folders={"build"}).reason("build/run.log") is not None

@@ -8,7 +8,8 @@ pattern wins, `!` re-includes, a trailing `/` matches folders, a pattern with a 
 its file's folder) and a deeper file decides before a shallower one, as git does.
 
 Only absent paths are judged here; a file the tree holds is verified whatever the ignore rules say
-(force-added files exist).
+(force-added files exist). Likewise a rule that ignores a folder the tree holds files in (`lib/` from
+a language template over a committed `src/lib/`) says nothing about what is committed there.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import posixpath
 from collections import defaultdict
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -35,15 +37,21 @@ class IgnoreFileTexts:
     def __init__(self) -> None:
         """Start empty."""
         self._windows: dict[str, dict[int, str]] = defaultdict(dict)
+        self._folders: set[str] = set()
 
     def offer(self, path: str, start_line: int, text: str) -> None:
-        """Keep a chunk's text when its file is a `.gitignore`; ignore it otherwise."""
+        """Keep a chunk's text when its file is a `.gitignore`, and the folders every chunk's file is in."""
         if is_ignore_file(path):
             self._windows[path][start_line] = text
+        folder = posixpath.dirname(path)
+        while folder and folder not in self._folders:
+            self._folders.add(folder)
+            folder = posixpath.dirname(folder)
 
     def build(self) -> IgnoredPaths:
         """The compiled rules. Overlapping windows repeat lines in order, which changes no match."""
-        return IgnoredPaths({path: "\n".join(w[start] for start in sorted(w)) for path, w in self._windows.items()})
+        texts = {path: "\n".join(w[start] for start in sorted(w)) for path, w in self._windows.items()}
+        return IgnoredPaths(texts, tracked_folders=self._folders)
 
 
 @dataclass(frozen=True)
@@ -58,12 +66,14 @@ class _FolderRules:
 class IgnoredPaths:
     """The ignore rules of one commit's tree, asked one path at a time."""
 
-    def __init__(self, files: Mapping[str, str]) -> None:
+    def __init__(self, files: Mapping[str, str], tracked_folders: AbstractSet[str] = frozenset()) -> None:
         """Compile every `.gitignore` once.
 
         Args:
             files: `.gitignore` path → its text.
+            tracked_folders: Folders the tree holds files in; a rule ignoring one of them is not evidence.
         """
+        self._tracked_folders = tracked_folders
         rules: list[_FolderRules] = []
         for source, text in files.items():
             spec = pathspec.GitIgnoreSpec.from_lines(text.splitlines())
@@ -86,6 +96,18 @@ class IgnoredPaths:
         plain = path.strip("/")
         if not plain or plain.startswith(".."):
             return None
+        if (ignoring := self._ignoring_pattern(plain)) is None:
+            return None
+        if any(self._ignoring_pattern(folder) == ignoring for folder in _tracked_ancestors(plain, self._tracked_folders)):
+            return None  # the rule ignores a folder the repository does commit files in
+        source, pattern = ignoring
+        return (
+            f"{path} matches `{pattern}` in {source}: the repository never commits it "
+            "(a file a build, a tool or the reader creates)"
+        )
+
+    def _ignoring_pattern(self, plain: str) -> tuple[str, str] | None:
+        """The `.gitignore` and pattern that ignore a path (given without slashes at its ends), or None."""
         for rules in self._rules:
             prefix = f"{rules.folder}/" if rules.folder else ""
             if not plain.startswith(prefix):
@@ -102,8 +124,12 @@ class IgnoredPaths:
             if not decided.include or decided.index is None:
                 return None  # re-included by a `!pattern`: the repository may commit it
             pattern = str(getattr(rules.spec.patterns[decided.index], "pattern", "")).strip()
-            return (
-                f"{path} matches `{pattern}` in {rules.source}: the repository never commits it "
-                "(a file a build, a tool or the reader creates)"
-            )
+            return rules.source, pattern
         return None
+
+
+def _tracked_ancestors(plain: str, tracked_folders: AbstractSet[str]) -> list[str]:
+    """The folders above a path that the tree holds files in, nearest last."""
+    parts = plain.split("/")[:-1]
+    folders = ("/".join(parts[: depth + 1]) for depth in range(len(parts)))
+    return [folder for folder in folders if folder in tracked_folders]
