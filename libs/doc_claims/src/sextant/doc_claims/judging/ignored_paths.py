@@ -98,7 +98,8 @@ class IgnoredPaths:
             return None
         if (ignoring := self._ignoring_pattern(plain)) is None:
             return None
-        if any(self._ignoring_pattern(folder) == ignoring for folder in _tracked_ancestors(plain, self._tracked_folders)):
+        tracked_above = _tracked_ancestors(plain, self._tracked_folders)
+        if any(self._ignoring_pattern(folder) == ignoring for folder in tracked_above):
             return None  # the rule ignores a folder the repository does commit files in
         source, pattern = ignoring
         return (
