@@ -9,6 +9,8 @@ from typing import Any
 from sextant.gitsource.access import RepoSource, git_environment
 from sextant.indexer.blob_pair_diffs import BlobPairDiffs, hunk_counts
 
+from ..conftest import GitRepo
+
 
 def _blob(git_repo: Any, spec: str) -> str:
     return git_repo.git("rev-parse", spec).strip()
@@ -67,3 +69,19 @@ def test_more_pairs_than_one_batch_keep_their_order(git_repo: Any) -> None:
 
     expected = {pair: _git_hunks(git_repo, *pair) for pair in set(pairs)}
     assert found == [expected[pair] for pair in pairs]
+
+
+def test_a_repository_under_a_folder_whose_name_holds_a_colon_is_diffed(tmp_path: Path) -> None:
+    git_repo = GitRepo(tmp_path / 'team:a "b"' / "repo")  # git splits its alternates list at ':'
+    git_repo.write("m.py", "a = 1\n")
+    old = _blob(git_repo, git_repo.commit("v0") + ":m.py")
+    git_repo.write("m.py", "a = 1\nb = 2\n")
+    new = _blob(git_repo, git_repo.commit("v1") + ":m.py")
+
+    differ = BlobPairDiffs(git_repo.root / ".git", git_environment(RepoSource(url=str(git_repo.root))), timeout=60)
+    try:
+        found = differ.hunks([(old, new)])
+    finally:
+        differ.close()
+
+    assert found == [_git_hunks(git_repo, old, new)] == [[(0, 2, 1)]]

@@ -367,3 +367,21 @@ def test_a_file_is_diffed_only_once_it_has_told_its_spans(git_repo: Any) -> None
 
     assert dates.pairs_diffed == 1
     assert dates.dates("pkg/mod.py", 6) == _blame_times(git_repo, "pkg/mod.py")
+
+
+def test_a_path_that_was_a_submodule_before_it_became_a_file_is_dated_from_the_file(git_repo: Any) -> None:
+    git_repo.write("README.md", "docs\n")
+    git_repo.commit("start", date=OLD)
+    # A submodule entry: its "blob" is a commit of another repository, which this one does not hold.
+    git_repo.git("update-index", "--add", "--cacheinfo", f"160000,{'1' * 40},tool.py")
+    git_repo.commit("tool as a submodule", date=NEW)
+    git_repo.git("update-index", "--force-remove", "tool.py")
+    git_repo.write("tool.py", "A = 1\nB = 2\n")
+    git_repo.commit("tool as a file", date=NEWER)
+    git_repo.write("tool.py", "A = 1\nB = 3\n")
+    git_repo.commit("change B", date="2026-03-01T08:00:00+00:00")
+
+    dates = _dates_at_head(git_repo, ["tool.py"])
+
+    assert dates.complete
+    assert dates.dates("tool.py", 2) == _blame_times(git_repo, "tool.py")

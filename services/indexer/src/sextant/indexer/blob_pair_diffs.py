@@ -64,7 +64,7 @@ class BlobPairDiffs:
         child_env = {
             **env,
             "GIT_OBJECT_DIRECTORY": str(self._scratch),
-            "GIT_ALTERNATE_OBJECT_DIRECTORIES": str(objects),
+            "GIT_ALTERNATE_OBJECT_DIRECTORIES": _alternate_entry(objects),
         }
         args = [
             "git", "--git-dir", str(git_dir), "diff-tree", "--stdin", "-p", "-U0", "--inter-hunk-context=0",
@@ -286,3 +286,16 @@ def hunk_counts(header: bytes) -> Hunk:
     _, comma, removed = removed_part.partition(b",")
     start, comma_added, added = added_part.partition(b",")
     return (int(removed) if comma else 1, int(start), int(added) if comma_added else 1)
+
+
+def _alternate_entry(objects: Path) -> str:
+    """One entry of GIT_ALTERNATE_OBJECT_DIRECTORIES for a folder, whatever its name holds.
+
+    Git splits that variable at `:`, and reads an entry starting with `"` as a C-quoted path, so a
+    repository read in place under `/data/team:a/repo` is quoted rather than split in two.
+    """
+    text = str(objects)
+    if not any(char in text for char in ':"\\\n\t'):
+        return text
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+    return f'"{escaped}"'

@@ -131,7 +131,9 @@ class FirstParentChanges:
             return
         parts = meta.split(b" ")
         old_blob, new_blob = parts[2].decode("ascii"), parts[3].decode("ascii")
-        if status == b"A":
+        if status == b"A" or parts[0].lstrip(b":") not in _REGULAR_FILE_MODES:
+            # Before this commit the path was no regular file (a submodule's commit, a symlink's
+            # target): its text starts here, as if the file were added.
             changes.changes.append(BlobChange(self._when, None, new_blob))
             changes.ended = True
             del self._current[new]
@@ -142,6 +144,10 @@ class FirstParentChanges:
             del self._current[new]  # before this commit it had its old name
             self._current[paths[0]] = changes
 
+
+_REGULAR_FILE_MODES = frozenset({b"100644", b"100755"})
+"""Modes of a blob holding a file's text; a symlink's (120000) holds its target, a submodule's
+(160000) names a commit of another repository."""
 
 _RENAMED_ACROSS = ({"js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts"},)
 """Suffixes a file commonly changes between by a rename (a JavaScript to TypeScript migration): git
