@@ -22,11 +22,12 @@ import textwrap
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from sextant.doc_claims.judging.class_ancestry import class_ancestry
+
 if TYPE_CHECKING:
     from sextant.doc_claims.judging.code_facts import CodeFacts
 
 GETATTR = "__getattr__"
-_MAX_BASE_DEPTH = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,16 +151,6 @@ def class_hooks(cls: str, facts: CodeFacts) -> list[tuple[str, GetattrHook]]:
     Returns:
         (the class that defines it, the hook), nearest first.
     """
-    found: list[tuple[str, GetattrHook]] = []
-    seen: set[str] = set()
-    frontier = [cls]
-    for _ in range(_MAX_BASE_DEPTH):
-        following: list[str] = []
-        for name in frontier:
-            if name in seen:
-                continue
-            seen.add(name)
-            found.extend((name, hook) for hook in facts.lazy_classes.get(name, ()))
-            following.extend(facts.class_bases.get(name, ()))
-        frontier = following
-    return found
+    return [
+        (name, hook) for name in class_ancestry(cls, facts.class_bases) for hook in facts.lazy_classes.get(name, ())
+    ]

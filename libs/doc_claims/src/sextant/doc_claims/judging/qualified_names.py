@@ -25,9 +25,9 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from sextant.doc_claims.judging.class_ancestry import MAX_BASE_DEPTH
 from sextant.doc_claims.judging.code_facts import CodeFacts, SymbolSite, is_sample_path
 
-_MAX_BASE_DEPTH = 6
 _STANDARD_BASES: dict[str, frozenset[str]] = {
     form: frozenset(name for klass in base.__mro__ for name in vars(klass))  # dir() hides `name`, `value`
     for base in (enum.Enum, enum.IntEnum, enum.Flag, enum.IntFlag)
@@ -162,7 +162,7 @@ def member_of_class(cls: str, member: str, facts: CodeFacts, *, qualifier: str) 
     seen: set[str] = set()
     frontier = [cls]
     foreign: str | None = None
-    for _ in range(_MAX_BASE_DEPTH):
+    for _ in range(MAX_BASE_DEPTH):
         following: list[str] = []
         for name in frontier:
             if name in seen:

@@ -19,12 +19,13 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Set
 from dataclasses import dataclass
 
+from sextant.doc_claims.judging.class_ancestry import class_ancestry
+
 _REGISTERING_DECORATOR = re.compile(
     r"^[ \t]*@([A-Z]\w*)\.(\w+)\(\s*[\"']([A-Za-z_]\w*)[\"']",
     re.M,
 )
 _COMPUTED_SETATTR = re.compile(r"\bsetattr\(\s*(?:cls|self)\s*,\s*(?![\"'])[A-Za-z_]")
-_MAX_BASE_DEPTH = 6
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -46,10 +47,13 @@ def decorator_registrations(text: str) -> list[tuple[int, str, str, str]]:
     Returns:
         `@Operations.register_operation("drop_table")` gives (offset, Operations, register_operation, drop_table).
     """
-    return [
-        (text.count("\n", 0, match.start()), match.group(1), match.group(2), match.group(3))
-        for match in _REGISTERING_DECORATOR.finditer(text)
-    ]
+    found = []
+    line, counted_to = 0, 0
+    for match in _REGISTERING_DECORATOR.finditer(text):  # lines counted forward once, not from the top each time
+        line += text.count("\n", counted_to, match.start())
+        counted_to = match.start()
+        found.append((line, match.group(1), match.group(2), match.group(3)))
+    return found
 
 
 def sets_computed_attributes(text: str) -> bool:
@@ -87,16 +91,4 @@ def _installs_attributes(
     class_files: Callable[[str], Iterable[str]],
     class_bases: Mapping[str, tuple[str, ...]],
 ) -> bool:
-    seen: set[str] = set()
-    frontier = [owner]
-    for _ in range(_MAX_BASE_DEPTH):
-        following: list[str] = []
-        for name in frontier:
-            if name in seen:
-                continue
-            seen.add(name)
-            if any(path in setting_files for path in class_files(name)):
-                return True
-            following.extend(class_bases.get(name, ()))
-        frontier = following
-    return False
+    return any(path in setting_files for name in class_ancestry(owner, class_bases) for path in class_files(name))
