@@ -410,7 +410,7 @@ class CodeFactsCollector:
                 lambda name: (site.path for site in symbols.get(name, ()) if site.symbol_type in _CLASS_TYPES),
                 bases,
             ),
-            ignored=self._ignore_files.build(),
+            ignored=self._ignore_files.build(directories),
             whole_tree=self._whole_tree,
         )
 

@@ -37,21 +37,20 @@ class IgnoreFileTexts:
     def __init__(self) -> None:
         """Start empty."""
         self._windows: dict[str, dict[int, str]] = defaultdict(dict)
-        self._folders: set[str] = set()
 
     def offer(self, path: str, start_line: int, text: str) -> None:
-        """Keep a chunk's text when its file is a `.gitignore`, and the folders every chunk's file is in."""
+        """Keep a chunk's text when its file is a `.gitignore`."""
         if is_ignore_file(path):
             self._windows[path][start_line] = text
-        folder = posixpath.dirname(path)
-        while folder and folder not in self._folders:
-            self._folders.add(folder)
-            folder = posixpath.dirname(folder)
 
-    def build(self) -> IgnoredPaths:
-        """The compiled rules. Overlapping windows repeat lines in order, which changes no match."""
+    def build(self, tracked_folders: AbstractSet[str]) -> IgnoredPaths:
+        """The compiled rules. Overlapping windows repeat lines in order, which changes no match.
+
+        Args:
+            tracked_folders: Folders the tree holds files in (the code facts' `directories`).
+        """
         texts = {path: "\n".join(w[start] for start in sorted(w)) for path, w in self._windows.items()}
-        return IgnoredPaths(texts, tracked_folders=self._folders)
+        return IgnoredPaths(texts, tracked_folders=tracked_folders)
 
 
 @dataclass(frozen=True)
