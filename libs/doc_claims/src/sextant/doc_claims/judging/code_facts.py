@@ -22,6 +22,7 @@ from sextant.doc_claims.judging.composed_names import (
     upper_cases,
 )
 from sextant.doc_claims.judging.env_files import ENV_SETTINGS_LANGUAGE, env_settings
+from sextant.doc_claims.judging.go_members import GO_LANGUAGE, GO_TYPE_KINDS, GoOutlines, go_type_body
 from sextant.doc_claims.judging.ignored_paths import IgnoredPaths, IgnoreFileTexts
 from sextant.doc_claims.judging.lazy_members import GETATTR, GetattrHook, read_hook
 from sextant.doc_claims.judging.program_names import declared_programs
@@ -215,6 +216,8 @@ class CodeFactsCollector:
         self._ignore_files = IgnoreFileTexts()
         self._file_tokens: dict[str, frozenset[str]] = {}
         self._bases: dict[tuple[str, str], tuple[str, ...]] = {}
+        self._embedded: dict[tuple[str, str], dict[str, None]] = defaultdict(dict)
+        self._go_outlines = GoOutlines()
         self._aliases: dict[str, dict[str, tuple[str, str]]] = {}
         self._attached: dict[str, set[str]] = defaultdict(set)
         self._dotted_strings: dict[str, Site] = {}
@@ -256,6 +259,7 @@ class CodeFactsCollector:
             return
         self._code_files.add(path)
         self._add_symbol(path, payload)
+        self._add_go_declarations(path, payload)
         self._add_identifiers(path, payload.start_line, payload.text)
         if _STAR_EXPORT.search(payload.text):
             self._star_exports.add(path)
@@ -323,13 +327,40 @@ class CodeFactsCollector:
         site = SymbolSite(path, payload.start_line, sys.intern(payload.symbol_type), qualified)
         if name == GETATTR and payload.window == 0 and path.endswith((".py", ".pyi")):
             self._add_getattr_hook(path, qualified, payload)
+        self._add_site(name, site, payload.package)
+
+    def _add_site(self, name: str, site: SymbolSite, package: str | None, *, member_only: bool = False) -> None:
+        """A definition under its simple name, as `Parent.member`, and under its package.
+
+        A member read from its type's body (`App.Version`) is `cli.App.Version` but never `cli.Version`:
+        the package itself defines no such name."""
+        qualified = site.qualified
         _keep_first(self._symbols[name.rsplit(".", 1)[-1]], (site.path, qualified), site)
         forms = {qualified}
-        if payload.package:
-            forms |= {f"{payload.package}.{name}", f"{payload.package}.{qualified}"}
-            self._packages.setdefault(payload.package, payload.path)
+        if package:
+            forms |= {f"{package}.{qualified}"} if member_only else {f"{package}.{name}", f"{package}.{qualified}"}
+            self._packages.setdefault(package, site.path)
         for form in forms - {name}:
             _keep_first(self._qualified[form], (site.path, qualified), site)
+
+    def _add_go_declarations(self, path: str, payload: ChunkPayload) -> None:
+        """A Go type's fields, interface methods and embedded types; a file outline's package vars and consts."""
+        if payload.language != GO_LANGUAGE:
+            return
+        owner = payload.symbol
+        if owner and payload.symbol_type in GO_TYPE_KINDS:
+            body = go_type_body(payload.text, payload.symbol_type, starts_in_body=payload.window > 0)
+            for member in body.members:
+                qualified = sys.intern(f"{owner}.{member.name}")
+                site = SymbolSite(path, payload.start_line + member.offset, member.kind, qualified)
+                self._add_site(member.name, site, payload.package, member_only=True)
+            self._embedded[(path, owner)].update(dict.fromkeys(body.embedded))
+        self._go_outlines.offer(path, payload)
+
+    def _add_go_package_names(self) -> None:
+        """Each Go package-level var and const, once every outlined symbol's lines are known."""
+        for path, line, member, package in self._go_outlines.package_names():
+            self._add_site(member.name, SymbolSite(path, line, member.kind, sys.intern(member.name)), package)
 
     def _add_getattr_hook(self, path: str, qualified: str, payload: ChunkPayload) -> None:
         """A module's `__getattr__`, or a library class's (tests and samples proxy what they like)."""
@@ -369,6 +400,7 @@ class CodeFactsCollector:
         directories = {str(parent) for path in self._files for parent in PurePosixPath(path).parents}
         directories.discard(".")
         import_modules = self._import_modules()
+        self._add_go_package_names()
         symbols = _sorted_sites(self._symbols)
         bases = self._resolved_bases(import_modules)
         by_name: dict[str, list[str]] = defaultdict(list)
@@ -423,6 +455,11 @@ class CodeFactsCollector:
         """
         own_roots = {module.split(".", 1)[0] for module in import_modules}
         bases: dict[str, dict[str, None]] = defaultdict(dict)
+        for (_, name), embedded in sorted(self._embedded.items()):
+            for base in embedded:
+                # `*Command`, `cli.Command` of one of our Go packages, or another package's `sync.Mutex`.
+                package, dot, simple = base.rpartition(".")
+                bases[name][simple if dot and package in self._packages else base] = None
         for (path, name), raw in sorted(self._bases.items()):
             aliases = self._aliases.get(path, {})
             for base in raw:
