@@ -4,7 +4,8 @@ Used for names a doc writes that the head commit does not define. The look-up is
 in a few git calls whatever the number of names, never one per name:
 
 1. Sample trees: the head's first-parent history is sampled at geometric depths (8, 16, 32, …
-   commits back, and the root), so recent history is dense and old history sparse.
+   commits back, past 1,024 also halfway between: 1,536, 3,072, …, and the root), so recent history
+   is dense and old history sparse.
 2. One Perl-compatible `git grep` per language over a batch of sampled trees at once, newest batch
    first: every name in one alternation inside that language's defining forms (`def N(`,
    `class N`, `func N(`, `type N `, `N = …` at the top level, …), so a name the head's code still
@@ -49,7 +50,11 @@ from sextant.gitsource.history_patches import commit_file_diffs as commit_file_d
 
 _FIXED_STRING_NAMES = 200
 """Names given to the `-F -w` fallback at most (one pattern each is slow in git)."""
-_SAMPLE_DEPTHS = tuple(2**k for k in range(3, 20))
+_SAMPLE_DEPTHS = tuple(sorted({2**k for k in range(3, 20)} | {3 * 2**k for k in range(9, 19)}))
+"""First-parent depths sampled: 8, 16, 32, …, and past 1,024 (the newest commits the pass between the
+samples reads) one more halfway between each pair (1,536, 3,072, 6,144, …): the old history that pass
+never reaches is only seen through samples, and a gap of 2,048 commits there hides a class that lived
+1,500 of them (aiohttp's `PlainRoute`)."""
 _NAME = re.compile(r"^[A-Za-z_$][\w$]*$")
 _PYTHON_TEMPLATES = (
     r"^\s*(?:async\s+)?def\s+{n}\s*[\[(]",  # function or method
