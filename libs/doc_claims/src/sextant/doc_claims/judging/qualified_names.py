@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from sextant.doc_claims.judging.class_ancestry import MAX_BASE_DEPTH
 from sextant.doc_claims.judging.code_facts import CodeFacts, SymbolSite, is_sample_path
+from sextant.doc_claims.syntax.code_blocks import is_standard_library
 
 _STANDARD_BASES: dict[str, frozenset[str]] = {
     form: frozenset(name for klass in base.__mro__ for name in vars(klass))  # dir() hides `name`, `value`
@@ -53,7 +54,7 @@ class QualifiedLookup:
     """The class the member was looked for on, when the qualifier is one of the repository's classes."""
 
 
-def resolve_qualified(name: str, facts: CodeFacts) -> QualifiedLookup | None:
+def resolve_qualified(name: str, facts: CodeFacts) -> QualifiedLookup | None:  # noqa: PLR0911 - one exit per way of finding it
     """Resolve `qualifier.member` where the qualifier is one of this repository's modules or classes.
 
     Args:
@@ -78,11 +79,43 @@ def resolve_qualified(name: str, facts: CodeFacts) -> QualifiedLookup | None:
         # An attribute of an object (`flask.request.files`): its type is not known here. Nor is that of
         # a name the module does not bind (`acme.tasks.control` when only `acme/bin/` has a class `control`).
         return None
+    if (moved := _class_beside_module_tail(parts, facts)) is not None:
+        return moved
     qualifier = parts[-2]
     if member in facts.attached_members.get(qualifier, ()):
         return _attached(qualifier, member, facts)
     if _class_sites(qualifier, facts):
         return member_of_class(qualifier, member, facts, qualifier=".".join(parts[:-1]))
+    return None
+
+
+def _class_beside_module_tail(parts: list[str], facts: CodeFacts) -> QualifiedLookup | None:
+    """`helpers.AccessLogger.LOG_FORMAT`: one of our classes through a module written by its last parts.
+
+    Docs often drop a module's package (`helpers` for `aiohttp.helpers`). When the class after it is
+    one of ours and the only module of that tail does not bind it, the class moved elsewhere: a stale
+    qualifier, as `aiohttp.helpers.AccessLogger` written out would be. A tail of several modules, a
+    standard-library name (`json.JSONDecoder`) or a lower-case member (`client.get`: most often the
+    doc's own variable) is left to the other rules.
+    """
+    for cut in range(len(parts) - 2, 0, -1):
+        tail, cls = ".".join(parts[:cut]), parts[cut]
+        if is_standard_library(tail) or not cls[:1].isupper() or not _class_sites(cls, facts):
+            continue
+        modules = [module for module in facts.import_modules if module.endswith("." + tail)]
+        if len(modules) != 1:
+            continue
+        module = modules[0]
+        path = facts.import_modules[module]
+        if _in_module(module, path, cls, facts).found:
+            return None  # the module has it: the ordinary class look-up decides the member
+        home = _class_sites(cls, facts)[0].path
+        return QualifiedLookup(
+            False,
+            f"module {module} ({path}) has no {cls}; class {cls} is defined in {home}",
+            path,
+            module=module,
+        )
     return None
 
 
