@@ -3,18 +3,20 @@
 "Changed" means what a reader of the doc would trip over: a function or method lost a parameter
 the doc writes as code near the claim (a code span, a code sample's call of it, an API directive),
 or a class lost a member or field the doc writes so. The doc's side is when the claim's line was
-last written (one `git blame -L` per doc, for the claims' lines only, for as many docs in path
-order as the blame budget allows, `HistoryBudget.blame_commits`; the doc's last commit for the
-others); the definition is read then and at the head. A file that changed without the definition
-losing anything the doc uses is no alarm, and neither is a parameter that a `**kwargs` may still
-take (see keyword_forwarding). The evidence says what was lost, when, and by which commit (one
-path-limited `git log -G` for all such changes).
+last written (one `git blame -L` per doc, for the claims' lines only, for as many docs as the
+blame budget allows, `HistoryBudget.blame_commits`, those where a date can make an alarm first (see
+blame_order); the doc's last commit for the others); the definition is read then and at the head.
+A file that changed without the definition losing anything the doc uses is no alarm, and
+neither is a parameter that a `**kwargs` may still take (see keyword_forwarding). The evidence
+says what was lost, when, and by which commit (one path-limited `git log -G` for all such changes).
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
+import keyword
 import re
 import time
 from collections import defaultdict
@@ -25,10 +27,12 @@ from functools import lru_cache
 
 from sextant.doc_claims.claims.claim import Claim
 from sextant.doc_claims.claims.sentences import sentence_around, tells_history
+from sextant.doc_claims.judging.blame_order import Suspect, docs_worth_blaming
 from sextant.doc_claims.judging.checking import Resolution
 from sextant.doc_claims.judging.code_facts import CodeFacts, SymbolSite, is_sample_path
 from sextant.doc_claims.judging.definition_aliases import aliased_definitions, defined_in_text
 from sextant.doc_claims.judging.keyword_forwarding import Callee, accepted_keywords, keyword_reads
+from sextant.doc_claims.judging.lost_forms import drops, lost_form
 from sextant.doc_claims.judging.qualified_names import member_of_class
 from sextant.doc_claims.judging.signatures import class_fields, parameter_names, takes_any_keyword
 from sextant.doc_rules import calendar_day
@@ -202,10 +206,11 @@ def revise_with_definition_changes(
     if not candidates:
         return judged
     spans = {c.index: claim_lines(doc_texts.get(c.claim.doc), c.claim) for c in candidates}
+    words = {c.index: _doc_words(doc_texts.get(c.claim.doc), c) for c in candidates}
     lines_of: dict[str, set[int]] = defaultdict(set)
     for candidate in candidates:
         lines_of[candidate.claim.doc].update(spans[candidate.index])
-    written = _blamed(repo, lines_of, deadline, blame_commits)
+    written = _blamed(repo, lines_of, deadline, blame_commits, lambda: _suspects(candidates, words, facts), max_bytes)
 
     def doc_sides(candidate: _Candidate) -> dict[tuple[str, str], set[int]]:
         # When each of the claim's lines was last written (a directive continued over lines has
@@ -230,10 +235,7 @@ def revise_with_definition_changes(
         claim, site = candidate.claim, candidate.site
         old_path, old_name = where[candidate.index]
         doc = doc_texts.get(claim.doc)
-        # A call of an alias is written by the doc's name (`attr.s(add_repr=True)`), not the definition's.
-        names = {site.qualified.rsplit(".", 1)[-1]} | ({claim.target.rsplit(".", 1)[-1]} if candidate.route else set())
-        nearby, reads = _nearby_words(doc, claim, names)
-        constructs = not names_a_return_type(doc, claim)
+        nearby, reads, constructs = words[candidate.index]
         for (sha, day), lines in sides[candidate.index].items():
             old = old_symbols.get((sha, old_path))
             if old is None:
@@ -280,20 +282,82 @@ def revise_with_definition_changes(
     return revised
 
 
+def _doc_words(doc: DocLines | None, candidate: _Candidate) -> tuple[set[str], set[str], bool]:
+    """What the doc writes as code about a candidate: (its words, the attributes samples read, whether
+    it builds the class) (see _nearby_words and names_a_return_type)."""
+    claim, site = candidate.claim, candidate.site
+    # A call of an alias is written by the doc's name (`attr.s(add_repr=True)`), not the definition's.
+    names = {site.qualified.rsplit(".", 1)[-1]} | ({claim.target.rsplit(".", 1)[-1]} if candidate.route else set())
+    nearby, reads = _nearby_words(doc, claim, names)
+    return nearby, reads, not names_a_return_type(doc, claim)
+
+
+def _suspects(
+    candidates: list[_Candidate], words: dict[int, tuple[set[str], set[str], bool]], facts: CodeFacts
+) -> dict[str, list[set[Suspect]]]:
+    """Doc → per claim, the names it writes that its definition may have lost, with the definition's file.
+
+    A name the head's definition takes (a function's parameter; for a class, a constructor's
+    parameter that is also a word of its file) cannot be lost, whatever the line's date; nor can a
+    word of the head's file be a lost member. What is left is what blame can make news of.
+    """
+    found: dict[str, list[set[Suspect]]] = defaultdict(list)
+    for candidate in candidates:
+        site = candidate.site
+        nearby, reads, constructs = words[candidate.index]
+        if site.symbol_type in _CLASSES:
+            tokens = facts.file_tokens.get(site.path, frozenset())
+            kept = _head_parameters(facts, site, _CONSTRUCTORS) & tokens if constructs else tokens
+            written = nearby | reads
+        else:
+            kept = _head_parameters(facts, site, ())
+            written = nearby
+        lost = {(word, site.path) for word in written - kept if len(word) > 1 and not keyword.iskeyword(word)}
+        found[candidate.claim.doc].append(lost)
+    return found
+
+
+def _head_parameters(facts: CodeFacts, site: SymbolSite, members: tuple[str, ...]) -> set[str]:
+    """The parameters every head form of a definition (or of its named members, a class's constructors) takes;
+    none when a form's list cannot be read."""
+    keys = [f"{site.qualified}.{member}" for member in members] if members else [site.qualified]
+    taken: set[str] = set()
+    for key in keys:
+        for signature in facts.signatures.get((site.path, key), ()):
+            names = parameter_names(signature, key.rsplit(".", 1)[-1])
+            if names is None:
+                return set()
+            taken.update(names)
+    return taken
+
+
 _BLAME_HEADER = re.compile(rb"^([0-9a-f]{40}) \d+ (\d+)")
 
 
-def _blamed(
-    repo: HistoryRepository, lines_of: dict[str, set[int]], deadline: float, blame_commits: int
+def _blamed(  # noqa: PLR0917 - the lines, the two budgets, and what makes a doc worth blaming
+    repo: HistoryRepository,
+    lines_of: dict[str, set[int]],
+    deadline: float,
+    blame_commits: int,
+    suspects: Callable[[], dict[str, list[set[Suspect]]]],
+    max_bytes: int,
 ) -> dict[tuple[str, int], tuple[str, str]]:
-    """The claims' lines blamed within the blame budget (see line_commits)."""
+    """The claims' lines blamed within the blame budget (see line_commits).
+
+    When the budget does not reach every doc, it goes to the docs where a line's date can make an
+    alarm (see blame_order), the most promising first.
+    """
     # Blame is bounded by a number of docs (work, not time), so a long history (git/git's docs)
     # does not make it the costliest step of the check, and where it stops never depends on the machine.
     try:
         blamed_docs = docs_to_blame(repo, blame_commits)
     except GitSourceError:
-        blamed_docs = 0
-    return line_commits(repo, lines_of, deadline, max_docs=blamed_docs)
+        return {}
+    order = sorted(lines_of)
+    if len(order) > blamed_docs:
+        with contextlib.suppress(GitSourceError):  # the log failed: the first docs by path, as without it
+            order = docs_worth_blaming(repo, suspects(), max_bytes)
+    return line_commits(repo, {doc: lines_of[doc] for doc in order}, deadline, max_docs=blamed_docs)
 
 
 def line_commits(
@@ -301,7 +365,7 @@ def line_commits(
 ) -> dict[tuple[str, int], tuple[str, str]]:
     """(doc, line) → (commit, ISO date) of the commit that last wrote each line: one `git blame` per doc.
 
-    Only the claims' lines are blamed (`-L n,n` each), in at most `max_docs` docs in path order.
+    Only the claims' lines are blamed (`-L n,n` each), in at most `max_docs` docs, in the order given.
     Docs past that, left when the safety deadline passes, or whose blame fails, are left out: their
     claims fall back to the doc's last commit.
 
@@ -315,7 +379,7 @@ def line_commits(
         The commit and committer date of each line blamed.
     """
     found: dict[tuple[str, int], tuple[str, str]] = {}
-    for doc, lines in sorted(lines_of.items())[:max_docs]:
+    for doc, lines in list(lines_of.items())[:max_docs]:
         left = deadline - time.monotonic()
         if left <= 0:
             break
@@ -875,25 +939,14 @@ def _changing_commits(
     paths = {loss.path for loss in losses}
     log = diffs_naming(repo, {name for name, _ in forms}, paths, f"{oldest}..{repo.head}")[:max_bytes]
     found: dict[tuple[str, str], tuple[str, str, str]] = {}
-    patterns = {(name, what): _lost_form(name, what) for name, what in forms}
+    patterns = {(name, what): lost_form(name, what) for name, what in forms}
     for commit, path, removed, added in commit_file_diffs(log.decode("utf-8", "replace")):
         for (name, _what), form in patterns.items():
-            if _drops(form, removed, added):
+            if drops(form, removed, added):
                 # Newest first, and the newest drop wins: the one after which the name never came
                 # back (an older drop may be another definition's in the same file).
                 found.setdefault((name, path), (commit.sha, commit.day, commit.subject))
     return found
-
-
-def _lost_form(name: str, what: str) -> re.Pattern[str]:
-    word = re.escape(name)
-    if what == "parameter":
-        return re.compile(rf"(?:^[\s*]*|[(,]\s*\**){word}\s*(?:[:=,)]|$)")
-    return re.compile(rf"(?:\b(?:def|function|func)\s+{word}\b|^\s*(?:self\.|this\.)?{word}\s*[:=(](?!=))")
-
-
-def _drops(pattern: re.Pattern[str], removed: list[str], added: list[str]) -> bool:
-    return any(pattern.search(line) for line in removed) and not any(pattern.search(line) for line in added)
 
 
 def _describe(loss: _Loss, commits: dict[tuple[str, str], tuple[str, str, str]]) -> str | None:
