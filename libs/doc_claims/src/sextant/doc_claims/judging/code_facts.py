@@ -21,10 +21,12 @@ from sextant.doc_claims.judging.composed_names import (
     name_parts,
     upper_cases,
 )
+from sextant.doc_claims.judging.declared_names import DeclaredName
 from sextant.doc_claims.judging.env_files import ENV_SETTINGS_LANGUAGE, env_settings
-from sextant.doc_claims.judging.go_members import GO_LANGUAGE, GO_TYPE_KINDS, GoOutlines, go_type_body
+from sextant.doc_claims.judging.go_members import GO_LANGUAGE, GO_TYPE_KINDS, go_package_names, go_type_body
 from sextant.doc_claims.judging.ignored_paths import IgnoredPaths, IgnoreFileTexts
 from sextant.doc_claims.judging.lazy_members import GETATTR, GetattrHook, read_hook
+from sextant.doc_claims.judging.outlines import Outlines
 from sextant.doc_claims.judging.program_names import declared_programs
 from sextant.doc_claims.judging.registered_members import (
     Registration,
@@ -32,6 +34,7 @@ from sextant.doc_claims.judging.registered_members import (
     registered_members,
     sets_computed_attributes,
 )
+from sextant.doc_claims.judging.script_members import SCRIPT_LANGUAGES, SCRIPT_TYPE_KINDS, script_type_members
 from sextant.doc_rules.kinds import chunk_kind
 from sextant.doc_rules.staleness import parse_iso_date
 from sextant.parsing.symbol_kinds import NON_DEFINITION_SYMBOL_TYPES
@@ -52,6 +55,16 @@ _FORGE_SLUG = re.compile(r"github\.com[/:]([\w.-]+/[\w.-]+)")
 _SAMPLE_FOLDERS = frozenset(
     {"docs", "doc", "examples", "example", "samples", "sample", "tests", "test", "bench", "benchmarks"}
 )
+
+
+@dataclass(frozen=True, slots=True)
+class _OutlineKind:
+    """What an outline chunk is, kept until its lines are placed."""
+
+    kind: str
+    """`module`, `class` or `interface`."""
+    package: str | None
+    window: int = 0
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -217,7 +230,7 @@ class CodeFactsCollector:
         self._file_tokens: dict[str, frozenset[str]] = {}
         self._bases: dict[tuple[str, str], tuple[str, ...]] = {}
         self._embedded: dict[tuple[str, str], dict[str, None]] = defaultdict(dict)
-        self._go_outlines = GoOutlines()
+        self._outlines: Outlines[_OutlineKind] = Outlines()
         self._aliases: dict[str, dict[str, tuple[str, str]]] = {}
         self._attached: dict[str, set[str]] = defaultdict(set)
         self._dotted_strings: dict[str, Site] = {}
@@ -259,7 +272,7 @@ class CodeFactsCollector:
             return
         self._code_files.add(path)
         self._add_symbol(path, payload)
-        self._add_go_declarations(path, payload)
+        self._add_declared_members(path, payload)
         self._add_identifiers(path, payload.start_line, payload.text)
         if _STAR_EXPORT.search(payload.text):
             self._star_exports.add(path)
@@ -332,10 +345,13 @@ class CodeFactsCollector:
     def _add_site(self, name: str, site: SymbolSite, package: str | None, *, member_only: bool = False) -> None:
         """A definition under its simple name, as `Parent.member`, and under its package.
 
-        A member read from its type's body (`App.Version`) is `cli.App.Version` but never `cli.Version`:
-        the package itself defines no such name."""
+        A member read from its type's body (`App.Version`) is known only through its owner: as
+        `App.Version` and `cli.App.Version`, never as `cli.Version` (the package defines no such
+        name) nor by its simple name (a field `process` of some options type makes no doc's
+        `process.argv` ours)."""
         qualified = site.qualified
-        _keep_first(self._symbols[name.rsplit(".", 1)[-1]], (site.path, qualified), site)
+        if not member_only:
+            _keep_first(self._symbols[name.rsplit(".", 1)[-1]], (site.path, qualified), site)
         forms = {qualified}
         if package:
             forms |= {f"{package}.{qualified}"} if member_only else {f"{package}.{name}", f"{package}.{qualified}"}
@@ -343,24 +359,44 @@ class CodeFactsCollector:
         for form in forms - {name}:
             _keep_first(self._qualified[form], (site.path, qualified), site)
 
-    def _add_go_declarations(self, path: str, payload: ChunkPayload) -> None:
-        """A Go type's fields, interface methods and embedded types; a file outline's package vars and consts."""
-        if payload.language != GO_LANGUAGE:
-            return
-        owner = payload.symbol
-        if owner and payload.symbol_type in GO_TYPE_KINDS:
-            body = go_type_body(payload.text, payload.symbol_type, starts_in_body=payload.window > 0)
-            for member in body.members:
-                qualified = sys.intern(f"{owner}.{member.name}")
-                site = SymbolSite(path, payload.start_line + member.offset, member.kind, qualified)
-                self._add_site(member.name, site, payload.package, member_only=True)
-            self._embedded[(path, owner)].update(dict.fromkeys(body.embedded))
-        self._go_outlines.offer(path, payload)
+    def _add_declared_members(self, path: str, payload: ChunkPayload) -> None:
+        """What a declaration's body defines beside the parser's symbols: a Go type's fields, interface
+        methods and embedded types; a script class's fields and an interface's members; a Go file
+        outline's package vars and consts (the outlines are read once their lines can be placed)."""
+        owner, kind = payload.symbol, payload.symbol_type
+        if payload.language == GO_LANGUAGE:
+            if owner and kind in GO_TYPE_KINDS:  # a Go type is no container: its chunk is its source
+                body = go_type_body(payload.text, kind, starts_in_body=payload.window > 0)
+                for member in body.members:
+                    self._add_member(owner, member, Site(path, payload.start_line + member.offset), payload.package)
+                self._embedded[(path, owner)].update(dict.fromkeys(body.embedded))
+            if kind == "module":
+                self._outlines.offer_outline((path, None), payload, _OutlineKind(kind, payload.package))
+            else:  # every Go function, method and type is shown by the file's outline
+                self._outlines.offer_member((path, None), payload)
+        elif payload.language in SCRIPT_LANGUAGES:
+            if owner and kind in SCRIPT_TYPE_KINDS:
+                how = _OutlineKind(kind, payload.package, payload.window)
+                self._outlines.offer_outline((path, owner), payload, how)
+            if payload.parent:
+                self._outlines.offer_member((path, payload.parent), payload)
 
-    def _add_go_package_names(self) -> None:
-        """Each Go package-level var and const, once every outlined symbol's lines are known."""
-        for path, line, member, package in self._go_outlines.package_names():
-            self._add_site(member.name, SymbolSite(path, line, member.kind, sys.intern(member.name)), package)
+    def _add_member(self, owner: str, member: DeclaredName, where: Site, package: str | None) -> None:
+        """A member a declaration's body defines, as `Owner.member`, at the file and line of `where`."""
+        site = SymbolSite(where.path, where.line, member.kind, sys.intern(f"{owner}.{member.name}"))
+        self._add_site(member.name, site, package, member_only=True)
+
+    def _add_outlined_names(self) -> None:
+        """The names read from outlines, each at its file line, once every outlined symbol's lines are known."""
+        for (path, owner), placed in self._outlines.placed():
+            how = placed.kept
+            if owner is None:
+                for declared in go_package_names(placed.text):
+                    site = SymbolSite(path, placed.lines[declared.offset], declared.kind, sys.intern(declared.name))
+                    self._add_site(declared.name, site, how.package)
+                continue
+            for declared in script_type_members(placed.text, how.kind, starts_in_body=how.window > 0):
+                self._add_member(owner, declared, Site(path, placed.lines[declared.offset]), how.package)
 
     def _add_getattr_hook(self, path: str, qualified: str, payload: ChunkPayload) -> None:
         """A module's `__getattr__`, or a library class's (tests and samples proxy what they like)."""
@@ -400,7 +436,7 @@ class CodeFactsCollector:
         directories = {str(parent) for path in self._files for parent in PurePosixPath(path).parents}
         directories.discard(".")
         import_modules = self._import_modules()
-        self._add_go_package_names()
+        self._add_outlined_names()
         symbols = _sorted_sites(self._symbols)
         bases = self._resolved_bases(import_modules)
         by_name: dict[str, list[str]] = defaultdict(list)
