@@ -80,3 +80,23 @@ def test_the_look_up_is_one_search_for_all_names_and_skips_partial_clones(git_re
     skipped = find_past_definitions(open_history(partial), ["SyncSession"])
     assert skipped.found == {}
     assert "blob-less" in (skipped.note or "")
+
+
+def test_a_removed_class_is_replaced_only_by_a_class_shaped_name(git_repo: GitRepo) -> None:
+    git_repo.write("acme/__init__.py", "")
+    git_repo.write("acme/routes.py", "class PlainRoute:\n    def url(self):\n        return '/'\n")
+    git_repo.write("docs/routing.md", "# Routing\n\nA fixed path is served by a `PlainRoute`.\n")
+    git_repo.commit("Add routes", date="2019-01-02T10:00:00+00:00")
+    git_repo.write(
+        "acme/routes.py",
+        "class UrlDispatcher:\n    pass\n\n\ndef router():\n    return UrlDispatcher()\n",
+    )
+    git_repo.commit("Routes become a dispatcher", date="2019-02-01T10:00:00+00:00")
+
+    finding = next(f for f in check_repository(git_repo.root).findings if f.ref == "PlainRoute")
+    assert finding.status == "contradicted"
+    assert finding.removed_by is not None
+    assert finding.removed_by.endswith("Routes become a dispatcher")
+    # `router` was added by the removing commit and shares half its letters, but a function replaces no class.
+    assert finding.replacement is None
+    assert "; now " not in finding.evidence

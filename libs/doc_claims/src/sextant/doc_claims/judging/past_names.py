@@ -339,12 +339,21 @@ def near_name(name: str, facts: CodeFacts, starts: _NamesByStart | None = None) 
     return close[0]
 
 
+def _same_shape(a: str, b: str) -> bool:
+    """Whether two names both start with a capital, or both do not (a class is replaced by a class)."""
+    return a[:1].isupper() == b[:1].isupper()
+
+
 def _same_word(a: str, b: str) -> bool:
     return a.lower().rstrip("s") == b.lower().rstrip("s")
 
 
 def replacement_for(name: str, added: tuple[str, ...], facts: CodeFacts) -> str | None:
     """What replaced a removed name: a close definition its removing commit added, or the nearest current symbol.
+
+    A replacement keeps the removed name's shape: a class's (`PlainRoute`) is a capitalised name, a
+    function's or an attribute's (`apply_filters`) is not, so `router` or `Filter`, added by the same
+    commit and alike in letters, replace nothing.
 
     Args:
         name: The removed name.
@@ -354,11 +363,11 @@ def replacement_for(name: str, added: tuple[str, ...], facts: CodeFacts) -> str 
     Returns:
         The replacement's name, or None.
     """
-    alive = [a for a in added if a in facts.symbols and a != name]
+    alive = [a for a in added if a in facts.symbols and a != name and _same_shape(a, name)]
     close = difflib.get_close_matches(name, alive, n=1, cutoff=_CLOSE_TO_ADDED)
     if close:
         return close[0]
-    pool = [s for s in facts.symbols if abs(len(s) - len(name)) <= 4 and s[:1].lower() == name[:1].lower()]
+    pool = [s for s in facts.symbols if abs(len(s) - len(name)) <= 4 and s[:1] == name[:1]]
     if len(pool) > _MAX_NEAREST_POOL:
         return None
     nearest = difflib.get_close_matches(name, pool, n=1, cutoff=_CLOSE_TO_CURRENT)
