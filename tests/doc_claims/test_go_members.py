@@ -148,3 +148,58 @@ def test_a_field_removed_from_a_go_struct_is_contradicted_with_the_commit_that_r
     assert author.removed_by is not None, author
     assert removing.startswith(author.removed_by[:7]), author
     assert found["App.Version"].status == "verified", found["App.Version"].evidence
+
+
+ALIASES_GO = """\
+package cli
+
+// BoolFlag is a flag with type bool.
+type BoolFlag = FlagBase[bool]
+
+// FlagBase is the base of every flag.
+type FlagBase[T any] struct {
+\tName string
+}
+"""
+INTERNAL_JSON_GO = """\
+package json
+
+import "encoding/json"
+
+var Marshal = json.Marshal
+"""
+QUALIFIED_MANUAL = """\
+# Manual
+
+Completion is on with `cli.EnableBashCompletion`; flags are `cli.BoolFlag` values and the help flag
+is `cli.HelpFlag`. Apps start with `cli.Run`. Encode with `json.NewEncoder`.
+"""
+
+
+def test_a_name_through_a_go_package_must_be_declared_at_its_package_level(git_repo: GitRepo) -> None:
+    app = APP_GO.replace("\tName string\n", "\tName string\n\tEnableBashCompletion bool\n")
+    git_repo.commit_files(
+        "Add the app",
+        {
+            "go.mod": GO_MOD,
+            "app.go": app,
+            "command.go": COMMAND_GO,
+            "flag.go": FLAG_GO,
+            "flag_bool.go": ALIASES_GO,
+            "internal/json/json.go": INTERNAL_JSON_GO,
+            "docs/manual.md": QUALIFIED_MANUAL,
+        },
+    )
+
+    found = findings_by_ref(git_repo)
+
+    # A field of one of the package's types, and a method, are not the package's own names.
+    completion = found["cli.EnableBashCompletion"]
+    assert completion.status == "contradicted", completion.evidence
+    assert "EnableBashCompletion is a member of App" in completion.evidence
+    assert found["cli.Run"].status == "contradicted", found["cli.Run"].evidence
+    # A type alias and a var are.
+    assert found["cli.BoolFlag"].status == "verified", found["cli.BoolFlag"].evidence
+    assert found["cli.HelpFlag"].status == "verified", found["cli.HelpFlag"].evidence
+    # A package under internal/ named like a standard one is not what `json.NewEncoder` means.
+    assert found["json.NewEncoder"].status != "contradicted", found["json.NewEncoder"].evidence

@@ -258,3 +258,24 @@ def test_every_non_blank_line_is_in_some_symbol_source(name: str, sample: Callab
 def test_parsing_is_deterministic(sample: Callable[[str], str]) -> None:
     text = sample("shapes.rs")
     assert parse_symbols("shapes.rs", text) == parse_symbols("shapes.rs", text)
+
+
+def test_go_type_aliases_are_types_the_package_declares() -> None:
+    source = (
+        "package cli\n"
+        "\n"
+        "// BoolFlag is a flag with type bool.\n"
+        "type BoolFlag = FlagBase[bool, BoolConfig, boolValue]\n"
+        "\n"
+        "type (\n"
+        "\tStringFlag = FlagBase[string, StringConfig, stringValue]\n"
+        "\tValue      struct{ raw string }\n"
+        ")\n"
+    )
+    symbols = parse_symbols("flag_bool.go", source)
+    alias = _by_name(symbols, "BoolFlag")
+    assert (alias.symbol_type, alias.start_line, alias.end_line) == ("type", 3, 4)
+    assert alias.signature == "type BoolFlag = FlagBase[bool, BoolConfig, boolValue]"
+    assert alias.docstring == "BoolFlag is a flag with type bool."
+    assert _by_name(symbols, "StringFlag").symbol_type == "type"
+    assert _by_name(symbols, "Value").symbol_type == "struct"

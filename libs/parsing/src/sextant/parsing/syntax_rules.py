@@ -104,7 +104,13 @@ RULES: dict[str, SyntaxRules] = {
         method_scopes=frozenset({"class_declaration", "class", "abstract_class_declaration"}),
     ),
     "go": SyntaxRules(
-        symbols={"function_declaration": "function", "method_declaration": "method", "type_spec": "type"},
+        # `type_alias` is `type BoolFlag = FlagBase[bool]`: a type the package declares, like a `type_spec`.
+        symbols={
+            "function_declaration": "function",
+            "method_declaration": "method",
+            "type_spec": "type",
+            "type_alias": "type",
+        },
         containers=frozenset(),
         wrappers=frozenset({"type_declaration"}),
         package_nodes=frozenset({"package_clause"}),

@@ -23,7 +23,13 @@ from sextant.doc_claims.judging.composed_names import (
 )
 from sextant.doc_claims.judging.declared_names import DeclaredName
 from sextant.doc_claims.judging.env_files import ENV_SETTINGS_LANGUAGE, env_settings
-from sextant.doc_claims.judging.go_members import GO_LANGUAGE, GO_TYPE_KINDS, go_package_names, go_type_body
+from sextant.doc_claims.judging.go_members import (
+    GO_LANGUAGE,
+    GO_TYPE_KINDS,
+    go_package_names,
+    go_type_body,
+    is_documented_go_package,
+)
 from sextant.doc_claims.judging.ignored_paths import IgnoredPaths, IgnoreFileTexts
 from sextant.doc_claims.judging.lazy_members import GETATTR, GetattrHook, read_hook
 from sextant.doc_claims.judging.outlines import Outlines
@@ -167,6 +173,9 @@ class CodeFacts:
     """Python file → its module-level `__getattr__`: a module that answers names at import (see lazy_members)."""
     lazy_classes: Mapping[str, tuple[GetattrHook, ...]] = dataclasses.field(default_factory=dict)
     """Class name → the `__getattr__` methods classes of that name define (library code only)."""
+    go_packages: Mapping[str, frozenset[str]] = dataclasses.field(default_factory=dict)
+    """Go package name (`cli`) → the names its library files declare at the package level (functions,
+    types, vars, consts; not methods or fields): what `cli.Name` can mean (see is_documented_go_package)."""
     whole_tree: bool = False
     """True when `files` holds the commit's whole git tree (not only indexed files): then an absent
     path is absent from the repository, whatever its kind."""
@@ -231,6 +240,7 @@ class CodeFactsCollector:
         self._bases: dict[tuple[str, str], tuple[str, ...]] = {}
         self._embedded: dict[tuple[str, str], dict[str, None]] = defaultdict(dict)
         self._outlines: Outlines[_OutlineKind] = Outlines()
+        self._go_packages: dict[str, set[str]] = defaultdict(set)
         self._aliases: dict[str, dict[str, tuple[str, str]]] = {}
         self._attached: dict[str, set[str]] = defaultdict(set)
         self._dotted_strings: dict[str, Site] = {}
@@ -340,21 +350,31 @@ class CodeFactsCollector:
         site = SymbolSite(path, payload.start_line, sys.intern(payload.symbol_type), qualified)
         if name == GETATTR and payload.window == 0 and path.endswith((".py", ".pyi")):
             self._add_getattr_hook(path, qualified, payload)
-        self._add_site(name, site, payload.package)
+        # A Go method is its receiver's (`App.Run`), not its package's (`cli.Run`).
+        self._add_site(
+            name, site, payload.package, package_level=not (payload.parent and payload.language == GO_LANGUAGE)
+        )
 
-    def _add_site(self, name: str, site: SymbolSite, package: str | None, *, member_only: bool = False) -> None:
+    def _add_site(
+        self, name: str, site: SymbolSite, package: str | None, *, by_name: bool = True, package_level: bool = True
+    ) -> None:
         """A definition under its simple name, as `Parent.member`, and under its package.
 
-        A member read from its type's body (`App.Version`) is known only through its owner: as
-        `App.Version` and `cli.App.Version`, never as `cli.Version` (the package defines no such
-        name) nor by its simple name (a field `process` of some options type makes no doc's
-        `process.argv` ours)."""
+        Args:
+            name: The definition's simple name.
+            site: Where it is (its `qualified` is `Parent.member` for a member).
+            package: The package of its file, when the language has one.
+            by_name: Known by its simple name too. A member read from its type's body (`App.Version`)
+                is not: a field `process` of some options type makes no doc's `process.argv` ours.
+            package_level: Known as `package.name` (`cli.HelpFlag`). A Go method or field is not:
+                `cli.App.Version`, never `cli.Version` (the package declares no such name).
+        """
         qualified = site.qualified
-        if not member_only:
+        if by_name:
             _keep_first(self._symbols[name.rsplit(".", 1)[-1]], (site.path, qualified), site)
         forms = {qualified}
         if package:
-            forms |= {f"{package}.{qualified}"} if member_only else {f"{package}.{name}", f"{package}.{qualified}"}
+            forms |= {f"{package}.{name}", f"{package}.{qualified}"} if package_level else {f"{package}.{qualified}"}
             self._packages.setdefault(package, site.path)
         for form in forms - {name}:
             _keep_first(self._qualified[form], (site.path, qualified), site)
@@ -374,6 +394,8 @@ class CodeFactsCollector:
                 self._outlines.offer_outline((path, None), payload, _OutlineKind(kind, payload.package))
             else:  # every Go function, method and type is shown by the file's outline
                 self._outlines.offer_member((path, None), payload)
+                if owner and not payload.parent:
+                    self._add_go_package_name(path, payload.package, owner)
         elif payload.language in SCRIPT_LANGUAGES:
             if owner and kind in SCRIPT_TYPE_KINDS:
                 how = _OutlineKind(kind, payload.package, payload.window)
@@ -384,7 +406,12 @@ class CodeFactsCollector:
     def _add_member(self, owner: str, member: DeclaredName, where: Site, package: str | None) -> None:
         """A member a declaration's body defines, as `Owner.member`, at the file and line of `where`."""
         site = SymbolSite(where.path, where.line, member.kind, sys.intern(f"{owner}.{member.name}"))
-        self._add_site(member.name, site, package, member_only=True)
+        self._add_site(member.name, site, package, by_name=False, package_level=False)
+
+    def _add_go_package_name(self, path: str, package: str | None, name: str) -> None:
+        """A package-level Go name of a library file (not a test's or a sample's)."""
+        if package and not is_sample_path(path) and is_documented_go_package(path, package):
+            self._go_packages[package].add(sys.intern(name))
 
     def _add_outlined_names(self) -> None:
         """The names read from outlines, each at its file line, once every outlined symbol's lines are known."""
@@ -394,6 +421,7 @@ class CodeFactsCollector:
                 for declared in go_package_names(placed.text):
                     site = SymbolSite(path, placed.lines[declared.offset], declared.kind, sys.intern(declared.name))
                     self._add_site(declared.name, site, how.package)
+                    self._add_go_package_name(path, how.package, declared.name)
                 continue
             for declared in script_type_members(placed.text, how.kind, starts_in_body=how.window > 0):
                 self._add_member(owner, declared, Site(path, placed.lines[declared.offset]), how.package)
@@ -479,6 +507,7 @@ class CodeFactsCollector:
                 bases,
             ),
             ignored=self._ignore_files.build(directories),
+            go_packages={package: frozenset(names) for package, names in self._go_packages.items()},
             whole_tree=self._whole_tree,
         )
 

@@ -30,6 +30,15 @@ GO_LANGUAGE = "go"
 GO_TYPE_KINDS = frozenset({"struct", "interface"})
 """Symbol types of the Go types whose bodies declare members."""
 
+GO_STANDARD_PACKAGES = frozenset(
+    {
+        "bufio", "bytes", "context", "errors", "flag", "fmt", "html", "http", "io", "json", "log", "math",
+        "net", "os", "path", "reflect", "regexp", "sort", "strconv", "strings", "sync", "template", "testing",
+        "time", "unicode", "url", "xml",
+    }
+)  # fmt: skip
+"""Names of Go's standard packages a doc writes most (`json.Marshal`, `http.Handler`): a package of
+ours by such a name (gin's `internal/json`) is not what the doc means."""
 _HEADER = re.compile(r"\b(struct|interface)\s*\{")
 _MEMBER_LINE = re.compile(r"^\t(?![\t ])(\S.*)$")
 _TAG_OR_COMMENT = re.compile(r"`[^`]*`|//.*$|/\*.*?\*/")
@@ -89,6 +98,22 @@ def go_type_body(text: str, kind: str, *, starts_in_body: bool) -> GoTypeBody:
         elif kind == "struct" and (named := _NAMED_FIELDS.match(member)) is not None:
             members.extend(_declared(offset, named.group(1), "field"))
     return GoTypeBody(tuple(members), tuple(dict.fromkeys(embedded)))
+
+
+def is_documented_go_package(path: str, package: str | None) -> bool:
+    """Whether a Go file's package is one a doc names by its package name (`cli.HelpFlag`).
+
+    Args:
+        path: The file (tests and samples are left out by the caller).
+        package: Its package clause's name.
+
+    Returns:
+        False for `main`, a test package (`cli_test`), a package under `internal/` (no user imports
+        it) and one named like a standard package.
+    """
+    if not package or package == "main" or package.endswith("_test") or package in GO_STANDARD_PACKAGES:
+        return False
+    return "internal" not in path.split("/")[:-1]
 
 
 def go_package_names(text: str) -> list[DeclaredName]:

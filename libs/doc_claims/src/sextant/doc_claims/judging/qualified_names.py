@@ -15,6 +15,8 @@ look, and only there:
   another package may supply anything: then the claim is unverifiable rather than contradicted;
   but an enum base (`IntEnum`) supplies only its own few members (`name`, `value`), so
   `WSCloseCode.message_too_big` beside `MESSAGE_TOO_BIG = 1009` is contradicted.
+- A qualifier that is one of this repository's Go packages (`cli.HelpFlag`): the member must be
+  declared at that package's level, not be a field or method of one of its types.
 - Any other qualifier is left to the caller (another library's name, most often).
 
 Classes of tests, examples, benchmarks and docs are not the API a doc's `Class.member` means.
@@ -81,6 +83,8 @@ def resolve_qualified(name: str, facts: CodeFacts) -> QualifiedLookup | None:  #
         return None
     if (moved := _class_beside_module_tail(parts, facts)) is not None:
         return moved
+    if len(parts) == 2 and (declared := facts.go_packages.get(parts[0])) is not None:
+        return _in_go_package(parts[0], member, declared, facts)
     qualifier = parts[-2]
     if member in facts.attached_members.get(qualifier, ()):
         return _attached(qualifier, member, facts)
@@ -124,6 +128,20 @@ def _attached(owner: str, member: str, facts: CodeFacts) -> QualifiedLookup:
     path = sites[0].path if sites else None
     where = f" (defined in {path})" if path else ""
     return QualifiedLookup(True, f"assigned as {owner}.{member} = …{where}", path)
+
+
+def _in_go_package(package: str, member: str, declared: frozenset[str], facts: CodeFacts) -> QualifiedLookup:
+    """`cli.HelpFlag`: what a doc names through one of our Go packages must be declared at its package
+    level (a function, type, var or const), not be a field or method of one of its types."""
+    if member in declared:
+        return QualifiedLookup(True, f"declared at the package level of Go package {package}", None)
+    owners = sorted(
+        key.split(".")[1]
+        for key in facts.qualified_symbols
+        if key.startswith(f"{package}.") and key.endswith(f".{member}")
+    )
+    hint = f" ({member} is a member of {owners[0]}, not of the package)" if owners else ""
+    return QualifiedLookup(False, f"Go package {package} declares no {member}{hint}", None, module=package)
 
 
 def _in_module(module: str, path: str, member: str, facts: CodeFacts) -> QualifiedLookup:
