@@ -150,3 +150,47 @@ def test_the_operators_safe_directory_and_proxy_settings_are_carried_over(
     assert ("http.proxy", "http://proxy.example:3128") in config
     assert (env["GIT_CONFIG_GLOBAL"], env["GIT_CONFIG_NOSYSTEM"]) == ("/dev/null", "1")
     assert not any(key.startswith(("diff.", "color.", "user.")) for key, _ in config)  # nothing else of theirs
+
+
+def _ignored_reformat(git_repo: GitRepo) -> str:
+    """A doc line written in January, a parameter dropped in March, the line reworded in May: the May
+    commit is the line's, so the line knows the change; a later edit elsewhere dates the doc in June."""
+    git_repo.write("acme/__init__.py", "")
+    git_repo.write("acme/pool.py", "def connect(host, retries):\n    return host\n")
+    git_repo.write("docs/pool.rst", "Pools\n=====\n\nCall :func:`acme.pool.connect` with ``retries``.\n")
+    git_repo.write("docs/other.rst", "Other\n=====\n\nCall :func:`acme.pool.connect` with ``retries``.\n")
+    git_repo.commit("Pools and docs", date="2024-01-02T10:00:00+00:00")
+    git_repo.write("acme/pool.py", "def connect(host):\n    return host\n")
+    git_repo.commit("connect tries once", date="2024-03-05T10:00:00+00:00")
+    git_repo.write("docs/pool.rst", "Pools\n=====\n\nCall  :func:`acme.pool.connect` with ``retries``.\n")
+    reworded = git_repo.commit("Docs: reword", date="2024-05-06T10:00:00+00:00")
+    git_repo.write("docs/other.rst", "Other\n=====\n\nCall :func:`acme.pool.connect` with ``retries``.\n\nMore.\n")
+    git_repo.commit("Docs: more", date="2024-06-07T10:00:00+00:00")
+    return reworded
+
+
+def _status(root: Path, doc: str) -> tuple[str, str]:
+    found = next(f for f in check_repository(root).findings if f.doc == doc)
+    return found.status, found.evidence or ""
+
+
+def test_the_repositorys_own_ignore_revs_file_does_not_date_the_blamed_lines(git_repo: GitRepo) -> None:
+    reworded = _ignored_reformat(git_repo)
+    (git_repo.root / ".git" / "ignored-revs").write_text(f"{reworded}\n", encoding="utf-8")
+    git_repo.git("config", "blame.ignoreRevsFile", str(git_repo.root / ".git" / "ignored-revs"))
+    assert git_repo.git("blame", "-s", "-L", "4,4", "--", "docs/pool.rst").startswith("^")  # in force for git
+    # Blamed as git's defaults do, the line is May's: written after the change, it is no alarm.
+    assert _status(git_repo.root, "docs/pool.rst")[0] == "verified"
+
+
+def test_a_relative_ignore_revs_file_of_the_repository_does_not_stop_blame(git_repo: GitRepo) -> None:
+    _ignored_reformat(git_repo)
+    git_repo.write(".git-blame-ignore-revs", "")
+    git_repo.commit("Blame config", date="2024-06-08T10:00:00+00:00")
+    git_repo.git("config", "blame.ignoreRevsFile", ".git-blame-ignore-revs")
+    # Read from another folder, the relative path names no file; the doc's June commit would hide
+    # that the other doc's January line lost `retries` in March.
+    status, evidence = _status(git_repo.root, "docs/other.rst")
+    assert status == "outdated"
+    assert "connect lost parameter retries on 2024-03-05" in evidence
+    assert "(doc line last changed 2024-01-02)" in evidence

@@ -36,6 +36,7 @@ from sextant.doc_claims.judging.lost_forms import drops, lost_form
 from sextant.doc_claims.judging.qualified_names import member_of_class
 from sextant.doc_claims.judging.signatures import class_fields, parameter_names, takes_any_keyword
 from sextant.doc_rules import calendar_day
+from sextant.gitsource.borrowed_git_dir import borrowed_git_dir
 from sextant.gitsource.errors import GitSourceError, GitTimeoutError
 from sextant.gitsource.history_access import HistoryRepository
 from sextant.gitsource.history_budget import BLAME_COMMITS, docs_to_blame
@@ -367,7 +368,9 @@ def line_commits(
 
     Only the claims' lines are blamed (`-L n,n` each), in at most `max_docs` docs, in the order given.
     Docs past that, left when the safety deadline passes, or whose blame fails, are left out: their
-    claims fall back to the doc's last commit.
+    claims fall back to the doc's last commit. Blame reads the objects through a git directory of
+    its own (borrowed_git_dir), so the repository's `blame.ignoreRevsFile` neither skips the
+    commits it lists nor, as a relative path, makes every blame fail.
 
     Args:
         repo: The opened repository.
@@ -379,18 +382,26 @@ def line_commits(
         The commit and committer date of each line blamed.
     """
     found: dict[tuple[str, int], tuple[str, str]] = {}
-    for doc, lines in list(lines_of.items())[:max_docs]:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            break
-        ranges = [arg for line in sorted(lines) for arg in ("-L", f"{line},{line}")]
+    docs = list(lines_of.items())[:max_docs]
+    if not docs:
+        return found
+    with contextlib.ExitStack() as scratch:
         try:
-            out = dataclasses.replace(repo, timeout=max(0.5, left)).git(
-                ["blame", "--line-porcelain", "--no-textconv", *ranges, repo.head, "--", doc]
-            )
-        except GitSourceError:
-            continue  # a doc blame cannot read (or the budget ran out): its doc commit stands
-        found.update({(doc, line): side for line, side in _blamed_lines(out).items()})
+            plain = scratch.enter_context(borrowed_git_dir(repo))
+        except (GitSourceError, OSError):
+            return found  # no scratch folder: the docs' last commits stand, not dates the repository's config skews
+        for doc, lines in docs:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            ranges = [arg for line in sorted(lines) for arg in ("-L", f"{line},{line}")]
+            try:
+                out = dataclasses.replace(plain, timeout=max(0.5, left)).git(
+                    ["blame", "--line-porcelain", "--no-textconv", *ranges, repo.head, "--", doc]
+                )
+            except GitSourceError:
+                continue  # a doc blame cannot read (or the budget ran out): its doc commit stands
+            found.update({(doc, line): side for line, side in _blamed_lines(out).items()})
     return found
 
 
