@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -54,7 +55,9 @@ def chunk_payload(chunk: Chunk, version: FileVersion, symbol_date: SymbolDate | 
         kind=chunk.kind,
         language=chunk.language,
         symbol=chunk.name,
-        symbol_type=chunk.symbol_type,
+        # Interned: msgspec leaves a default out by identity, and a chunk from the parse process carries
+        # an equal string of its own ("window" would then be stored on every window).
+        symbol_type=sys.intern(chunk.symbol_type),
         parent=chunk.parent,
         package=chunk.package,
         signature=chunk.signature or None,

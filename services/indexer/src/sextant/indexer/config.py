@@ -59,6 +59,9 @@ class IndexerSettings:
     with history (0: none; see docs/doc-claims.md)."""
     history_fetch_seconds: float = setting("INDEX_HISTORY_FETCH_SECONDS", DEFAULT_HISTORY_FETCH_SECONDS)
     """Wall time that fetch may take; the run's ChunksIndexed waits for it."""
+    parse_process: bool = setting("INDEX_PARSE_PROCESS", False)
+    """Parse and sparse-encode in a worker process, so the store writes overlap the parsing (see
+    ``parse_process``; off by default: with the history fetch it measured slower, docs/indexing.md)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> IndexerSettings:
@@ -69,7 +72,7 @@ class IndexerSettings:
         vendored/generated/lock excludes), INDEX_MAX_FILE_BYTES, INDEX_MAX_TREE_ENTRIES and
         INDEX_MAX_TREE_BYTES (caps on the tree listing), INDEX_GIT_TIMEOUT_SECONDS,
         INDEX_GROUP_CHUNKS, INDEX_SYMBOL_BLAME, INDEX_HISTORY_FETCH_BYTES, INDEX_HISTORY_FETCH_SECONDS,
-        SEXTANT_HOME.
+        INDEX_PARSE_PROCESS, SEXTANT_HOME.
 
         Args:
             env: Environment variables.

@@ -10,6 +10,7 @@ from sextant.chunkstore import ChunkStore
 from sextant.embedding import DenseEmbedder, SparseEncoder
 from sextant.gitsource.mirror import RepoMirror
 from sextant.indexer.config import IndexerSettings
+from sextant.indexer.parse_process import shared_parse_process
 from sextant.indexer.sparse_encoding import SparseDocumentEncoder
 
 
@@ -45,6 +46,10 @@ class IndexerDeps:
             adapters: The shared adapters (store, embedder, sparse encoder, mirrors, git tokens).
 
         Returns:
-            The dependencies; the settings carry the adapters' token lookup.
+            The dependencies; the settings carry the adapters' token lookup. With
+            ``settings.parse_process`` the parse process is started here, once for the service, so its
+            imports run while the service waits for its first run.
         """
+        if settings.parse_process:
+            shared_parse_process().start()
         return service_deps(cls, settings, adapters)

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import pickle
 import time
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections import deque
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import msgspec
 
-from sextant.chunkstore import ChunkPayload, ChunkPoint, FileEntry
+from sextant.chunkstore import ChunkPayload, ChunkPoint, FileEntry, SparseVector
 from sextant.contracts import (
     ChunksIndexed,
     FailedFile,
@@ -26,16 +29,18 @@ from sextant.gitsource.paths import text_path
 from sextant.gitsource.repo_reference import source_for_repo
 from sextant.indexer.chunk_points import FileVersion, chunk_payload, chunk_point_ids
 from sextant.indexer.deps import IndexerDeps
-from sextant.indexer.discovery import SkipLog, content_skip, discover_files
+from sextant.indexer.discovery import SkipLog, discover_files
 from sextant.indexer.earlier_attempts import written_by_earlier_attempts
+from sextant.indexer.file_parsing import NotParsed, parse_file
 from sextant.indexer.history_hydration import RunningHydration, finish_hydration, head_files_read, start_hydration
+from sextant.indexer.parse_process import BlobToParse, ParsedChunks, ParseReply, ParseRequest, shared_parse_process
 from sextant.indexer.progress import IndexProgress, Phase, ProgressCallback
 from sextant.indexer.recency_stamp import RecencyStamp
 from sextant.indexer.restamp import restamps_for_unchanged
 from sextant.indexer.run_plan import FileToIndex, RunPlan, plan_run
 from sextant.indexer.sparse_encoding import EncodedFile, ParsedFile, encode_files
 from sextant.indexer.symbol_dates import HistoryLineDates, SymbolDate, chunk_dates, earlier_dates, history_line_dates
-from sextant.parsing import PARSED_LANGUAGES, build_chunks, decode_source, language_for_path
+from sextant.parsing import PARSED_LANGUAGES, language_for_path
 from sextant.telemetry import tracer
 
 logger = logging.getLogger(__name__)
@@ -48,6 +53,9 @@ PARSE_SLICE_FILES = 32
 QUEUED_GROUPS = 2
 """Parsed groups waiting for the sparse encoder and the store: parsing stays ahead without holding the
 whole repo."""
+PARSE_PROCESS_AHEAD = 3
+"""Slices sent to the parse process before the run waits for the first answer: it parses on while the
+run writes."""
 DATING_QUEUED_GROUPS = 64
 """The same while the symbol-date pass runs (about 16k chunks at the default group size): the pass can
 stop only once every file has told it its chunks, so parsing runs further ahead of the writes then."""
@@ -324,7 +332,7 @@ async def _index_changed(run: _Run) -> None:
     pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="symbol-dates")
     if dating is not None:
         pool.submit(dating.read)
-    queue: asyncio.Queue[list[ParsedFile] | None] = asyncio.Queue(
+    queue: asyncio.Queue[_Group | None] = asyncio.Queue(
         maxsize=QUEUED_GROUPS if dating is None else DATING_QUEUED_GROUPS
     )
 
@@ -332,7 +340,7 @@ async def _index_changed(run: _Run) -> None:
         try:
             async for group in _parsed_groups(run):
                 if dating is not None:
-                    _tell_spans(dating, group)
+                    _tell_spans(dating, group.files)
                 await queue.put(group)
         except Exception:
             await queue.put(None)  # wake the consumer; the error is raised below
@@ -344,10 +352,7 @@ async def _index_changed(run: _Run) -> None:
 
     async def consume() -> None:
         while (group := await queue.get()) is not None:
-            chunk_count = sum(len(item.chunks) for item in group)
-            with _tracer.start_as_current_span("indexer.sparse") as span:
-                encoded = await encode_files(group, run.deps.sparse)
-                span.set_attributes({"sextant.files": len(group), "sextant.chunks": chunk_count})
+            encoded = await _encoded(group, run)
             # Dated after the sparse encoding, so the history pass runs while the first groups encode.
             encoded = await asyncio.to_thread(_with_symbol_dates, encoded, run, dating)
             with _tracer.start_as_current_span("indexer.upsert") as span:
@@ -357,7 +362,7 @@ async def _index_changed(run: _Run) -> None:
             run.tally.chunks_deleted += replaced
             for item in encoded:
                 run.tally.indexed(item.parsed.file)
-            run.tally.files_done += len(group)
+            run.tally.files_done += len(group.files)
             run.report("indexing")
 
     producer = asyncio.create_task(produce())
@@ -401,11 +406,31 @@ def _tell_spans(dating: HistoryLineDates, group: Sequence[ParsedFile]) -> None:
             dating.want(parsed.file.path, [(chunk.start_line, chunk.end_line) for chunk in parsed.chunks])
 
 
-async def _parsed_groups(run: _Run) -> AsyncIterator[list[ParsedFile]]:
+async def _encoded(group: _Group, run: _Run) -> list[EncodedFile]:
+    if group.sparse is not None:  # encoded by the parse process
+        return [EncodedFile(parsed, sparse) for parsed, sparse in zip(group.files, group.sparse, strict=True)]
+    chunk_count = sum(len(item.chunks) for item in group.files)
+    with _tracer.start_as_current_span("indexer.sparse") as span:
+        encoded = await encode_files(group.files, run.deps.sparse)
+        span.set_attributes({"sextant.files": len(group.files), "sextant.chunks": chunk_count})
+    return encoded
+
+
+@dataclass(frozen=True)
+class _Group:
+    """Parsed files written together, with their sparse vectors when the parse process encoded them."""
+
+    files: list[ParsedFile]
+    sparse: list[list[SparseVector]] | None = None
+
+
+async def _parsed_groups(run: _Run) -> AsyncIterator[_Group]:
     """Read changed blobs slice by slice, parse them, and yield groups of about ``group_chunks``."""
     group: list[ParsedFile] = []
+    sparse: list[list[SparseVector]] = []
     group_chunks = 0
     files = run.plan.to_index
+    in_process = not run.deps.settings.parse_process
     for start in range(0, len(files), READ_SLICE_FILES):
         read_slice = files[start : start + READ_SLICE_FILES]
         with _tracer.start_as_current_span("indexer.fetch", attributes={"sextant.files": len(read_slice)}):
@@ -419,22 +444,82 @@ async def _parsed_groups(run: _Run) -> AsyncIterator[list[ParsedFile]]:
             # Every changed file is read: the history fetch may take the rest of the head while this
             # slice is parsed, encoded and written, not after.
             head_files_read(run.hydrating)
-        for parse_start in range(0, len(read_slice), PARSE_SLICE_FILES):
-            parse_slice = read_slice[parse_start : parse_start + PARSE_SLICE_FILES]
-            with _tracer.start_as_current_span("indexer.parse", attributes={"sextant.files": len(parse_slice)}):
-                outcomes = await asyncio.to_thread(_parse_files, parse_slice, blobs, run)
-            for outcome in outcomes:
-                if isinstance(outcome, _Unindexed):
-                    await _settle(run, outcome)
-                    continue
-                group.append(outcome)
-                group_chunks += len(outcome.chunks)
-                if group_chunks >= run.deps.settings.group_chunks:
-                    yield group
-                    group, group_chunks = [], 0
+        slices = _parsed_slices(run, read_slice, blobs) if in_process else _encoded_slices(run, read_slice, blobs)
+        async with contextlib.aclosing(slices):  # a run cut short drops the answers still to come at once
+            async for outcomes in slices:
+                for outcome in outcomes:
+                    if isinstance(outcome, _Unindexed):
+                        await _settle(run, outcome)
+                        continue
+                    if isinstance(outcome, EncodedFile):
+                        group.append(outcome.parsed)
+                        sparse.append(outcome.sparse)
+                    else:
+                        group.append(outcome)
+                    group_chunks += len(group[-1].chunks)
+                    if group_chunks >= run.deps.settings.group_chunks:
+                        yield _Group(group, None if in_process else sparse)
+                        group, sparse, group_chunks = [], [], 0
         del blobs
     if group:
-        yield group
+        yield _Group(group, None if in_process else sparse)
+
+
+async def _parsed_slices(
+    run: _Run, files: Sequence[FileToIndex], blobs: dict[str, bytes | None]
+) -> AsyncGenerator[Sequence[ParsedFile | EncodedFile | _Unindexed], None]:
+    """Parse in a worker thread of this process, ``PARSE_SLICE_FILES`` at a time (encoded later)."""
+    for parse_start in range(0, len(files), PARSE_SLICE_FILES):
+        parse_slice = files[parse_start : parse_start + PARSE_SLICE_FILES]
+        with _tracer.start_as_current_span("indexer.parse", attributes={"sextant.files": len(parse_slice)}):
+            outcomes = await asyncio.to_thread(_parse_files, parse_slice, blobs, run)
+        yield outcomes
+
+
+async def _encoded_slices(
+    run: _Run, files: Sequence[FileToIndex], blobs: dict[str, bytes | None]
+) -> AsyncGenerator[Sequence[ParsedFile | EncodedFile | _Unindexed], None]:
+    """Parse and encode in the parse process, ``PARSE_PROCESS_AHEAD`` slices ahead of the answers used."""
+    worker = shared_parse_process()
+    encoder = pickle.dumps(run.deps.sparse)
+    max_file_bytes = run.deps.settings.rules.max_file_bytes
+    sent: deque[tuple[Sequence[FileToIndex], asyncio.Future[ParseReply]]] = deque()
+    try:
+        for parse_start in range(0, len(files), PARSE_SLICE_FILES):
+            parse_slice = files[parse_start : parse_start + PARSE_SLICE_FILES]
+            request = ParseRequest(
+                files=[BlobToParse(file.path, blobs.get(file.blob_sha)) for file in parse_slice],
+                max_file_bytes=max_file_bytes,
+                max_chars=run.deps.embedder.max_chars,
+                encoder=encoder,
+            )
+            answer = await asyncio.to_thread(worker.submit, request)
+            sent.append((parse_slice, asyncio.wrap_future(answer)))
+            if len(sent) > PARSE_PROCESS_AHEAD:
+                sent_slice, reply = sent.popleft()
+                yield _from_reply(sent_slice, await reply)
+        while sent:
+            sent_slice, reply = sent.popleft()
+            yield _from_reply(sent_slice, await reply)
+    finally:
+        for _, reply in sent:  # a failed or cancelled run: the answers still to come are dropped
+            reply.cancel()
+
+
+def _from_reply(files: Sequence[FileToIndex], reply: ParseReply) -> list[EncodedFile | _Unindexed]:
+    outcomes: list[EncodedFile | _Unindexed] = []
+    for file, outcome in zip(files, reply.outcomes, strict=True):
+        if isinstance(outcome, ParsedChunks):
+            outcomes.append(EncodedFile(ParsedFile(file, outcome.chunks), outcome.sparse))
+        else:
+            outcomes.append(_unindexed(file, outcome))
+    return outcomes
+
+
+def _unindexed(file: FileToIndex, outcome: NotParsed) -> _Unindexed:
+    if outcome.parse_error is not None:
+        logger.warning("parsing %s failed: %s", file.path, outcome.parse_error)
+    return _Unindexed(file, outcome.reason, drop_old_points=outcome.drop_old_points, skip_reason=outcome.skip_reason)
 
 
 def _parse_files(
@@ -444,24 +529,10 @@ def _parse_files(
     outcomes: list[ParsedFile | _Unindexed] = []
     max_file_bytes = run.deps.settings.rules.max_file_bytes
     for file in files:
-        data = blobs.get(file.blob_sha)
-        skip = content_skip(data, max_file_bytes)
-        if skip is not None or data is None:
-            # Binary or oversized now: the points of its earlier content describe something gone.
-            message, reason = (skip.message, skip.reason) if skip is not None else ("skipped: unreadable", None)
-            outcomes.append(_Unindexed(file, message, drop_old_points=True, skip_reason=reason))
-            continue
-        try:
-            chunks = build_chunks(file.path, decode_source(data), max_chars=run.deps.embedder.max_chars)
-        except Exception as error:  # a parser bug must cost one file, never the run
-            logger.warning("parsing %s failed: %s", file.path, error)
-            reason = f"parse failed: {type(error).__name__}: {error} (old points kept)"
-            outcomes.append(_Unindexed(file, reason, drop_old_points=False))
-            continue
-        if not chunks:
-            outcomes.append(_Unindexed(file, None, drop_old_points=True))
-            continue
-        outcomes.append(ParsedFile(file, chunks))
+        outcome = parse_file(
+            file.path, blobs.get(file.blob_sha), max_file_bytes=max_file_bytes, max_chars=run.deps.embedder.max_chars
+        )
+        outcomes.append(_unindexed(file, outcome) if isinstance(outcome, NotParsed) else ParsedFile(file, outcome))
     return outcomes
 
 

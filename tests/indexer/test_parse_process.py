@@ -1,0 +1,202 @@
+"""Parsing and sparse encoding in the parse process: the same points as in the run's process, and a
+worker that never outlives the indexer and whose death costs at most the run it was serving."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+
+from sextant.chunkstore import ChunkPoint, ChunkStore
+from sextant.indexer.discovery import DiscoveryRules
+from sextant.indexer.parse_process import ParseProcessError, shared_parse_process
+
+from ..support.processes import is_gone
+from .conftest import IndexHarness, make_deps, open_store
+
+FILES = 300
+"""Files of the kill test: more slices than the run sends ahead, so the kill finds some unanswered."""
+GIVE_UP_SECONDS = 60.0
+"""How long a wait for something that must happen may take before the test fails (never a timing check)."""
+
+
+class UpsertRecordingStore:
+    """A real store that also keeps every point upserted into it, sparse vector included."""
+
+    def __init__(self, inner: ChunkStore) -> None:
+        self.inner = inner
+        self.points: dict[str, ChunkPoint] = {}
+
+    def upsert(self, points: Sequence[ChunkPoint]) -> None:
+        self.inner.upsert(points)
+        self.points.update((point.id, point) for point in points)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+def varied_repository(repo: Any) -> None:
+    """Files of every outcome: parsed code and docs, windowed symbols, blank, binary, not UTF-8, too large."""
+    repo.write(
+        "shop/orders.py",
+        '"""Orders."""\n\n\nclass Orders:\n    """The orders."""\n\n    def place(self, order_id: int) -> str:\n'
+        '        """Place one."""\n        return f"placed {order_id}"\n\n\n@cached\ndef cancel(order_id):\n'
+        "    return order_id\n",
+    )
+    body = "".join(
+        f"    value_{index} = compute_{index}(value_{index - 1})  # step {index}\n" for index in range(1, 60)
+    )
+    repo.write("shop/long_function.py", f"def long_function(value_0):\n{body}    return value_59\n")
+    repo.write(
+        "shop/total.go", "package shop\n\n// Total adds prices.\nfunc Total(prices []int) int {\n\treturn 0\n}\n"
+    )
+    repo.write("web/app.ts", "export class App {\n  start(): void {\n    console.log('up');\n  }\n}\n")
+    repo.write("README.md", "# Shop\n\nHow to run the shop.\n\n## Usage\n\nCall `place`, see [docs](docs/x.md).\n")
+    repo.write("docs/guide.rst", "Guide\n=====\n\nSome words about ``Orders.place``.\n")
+    repo.write("config/settings.yaml", "shop:\n  currency: EUR\n  retries: 3\n")
+    repo.write("notes.txt", "Plain text with unicode: café, naïve, 日本語.\n")
+    repo.write("shop/empty.py", "")
+    repo.write("shop/blob.py", b"\x00\x01\x02binary\x00")
+    repo.write("shop/latin.py", "name = 'café'\n".encode("latin-1"))
+    repo.write("shop/huge.py", "x = 1\n" * 2000)  # over the test's size cap
+
+
+def index_both_ways(git_repo: Any, tmp_path: Path, hashing_embedder: Any) -> list[tuple[IndexHarness, Any]]:
+    harnesses: list[tuple[IndexHarness, Any]] = []
+    for in_process in (False, True):
+        folder = tmp_path / ("in-process" if in_process else "parse-process")
+        store = UpsertRecordingStore(open_store(folder, hashing_embedder))
+        deps = make_deps(folder, hashing_embedder, store, DiscoveryRules(max_file_bytes=4000))  # type: ignore[arg-type]
+        deps.settings = dataclasses.replace(deps.settings, parse_process=not in_process)
+        harnesses.append((IndexHarness(git_repo, deps), store))
+    return harnesses
+
+
+def comparable(point: ChunkPoint) -> bytes:
+    """A point without what differs between two runs by design (their run id and time)."""
+    payload = msgspec.structs.replace(point.payload, run_id="", indexed_at="")
+    return msgspec.json.encode(msgspec.structs.replace(point, payload=payload))
+
+
+async def test_the_parse_process_stores_the_points_parsing_in_process_stores(
+    git_repo: Any, tmp_path: Path, hashing_embedder: Any
+) -> None:
+    varied_repository(git_repo)
+    git_repo.commit("seed")
+    (by_process, process_store), (in_process, local_store) = index_both_ways(git_repo, tmp_path, hashing_embedder)
+    try:
+        for change in range(2):
+            if change:  # a second run: changed, blank-now and removed files next to unchanged ones
+                git_repo.write("shop/orders.py", "def place(order_id):\n    return order_id\n")
+                git_repo.write("README.md", "")
+                git_repo.remove("web/app.ts")
+                git_repo.commit("change")
+            first = await by_process.run()
+            second = await in_process.run()
+            assert first.failed_files == second.failed_files
+            assert first.skipped == second.skipped
+            assert {key: getattr(first, key) for key in ("files_added", "files_changed", "files_deleted")} == {
+                key: getattr(second, key) for key in ("files_added", "files_changed", "files_deleted")
+            }
+            assert first.chunks_upserted == second.chunks_upserted > 0
+            written = sorted(map(comparable, process_store.points.values()))
+            assert written == sorted(map(comparable, local_store.points.values()))
+            stored = sorted((p.path, p.start_line, p.symbol, p.text) for p in by_process.payloads())
+            assert stored == sorted((p.path, p.start_line, p.symbol, p.text) for p in in_process.payloads())
+        # Every outcome was exercised: skipped content, a blank file, windows of one long symbol.
+        reasons = {entry.reason for entry in first.skipped}
+        assert {"binary", "not UTF-8 text", "too large"} <= reasons
+        assert any(point.payload.window_count > 1 for point in process_store.points.values())
+    finally:
+        process_store.inner.close()
+        local_store.inner.close()
+
+
+def test_the_parse_process_ends_with_the_indexer_process_even_when_it_is_killed(tmp_path: Path) -> None:
+    script = tmp_path / "indexer.py"
+    script.write_text(
+        textwrap.dedent(
+            """
+            import pickle, sys, time
+            from sextant.embedding import SparseEncoder
+            from sextant.indexer.parse_process import BlobToParse, ParseRequest, shared_parse_process
+
+            worker = shared_parse_process()
+            files = [BlobToParse("a.py", b"def f():\\n    return 1\\n")]
+            worker.submit(ParseRequest(files, 1 << 20, 2000, pickle.dumps(SparseEncoder()))).result()
+            print(worker.pid, flush=True)
+            time.sleep(600)
+            """
+        )
+    )
+    host = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    assert host.stdout is not None
+    worker_pid = int(host.stdout.readline())
+    assert not is_gone(worker_pid)
+    host.send_signal(signal.SIGKILL)
+    host.wait()
+    wait_for(lambda: is_gone(worker_pid), "the parse process exits once its indexer is gone")
+
+
+async def test_a_killed_parse_process_costs_at_most_its_run_and_the_next_run_is_whole(
+    git_repo: Any, tmp_path: Path, hashing_embedder: Any
+) -> None:
+    for number in range(FILES):
+        git_repo.write(f"pkg/module_{number}.py", f"def handler_{number}(event):\n    return event + {number}\n")
+    git_repo.commit("seed")
+    store = open_store(tmp_path, hashing_embedder)
+    try:
+        deps = make_deps(tmp_path, hashing_embedder, store)
+        deps.settings = dataclasses.replace(deps.settings, parse_process=True)
+        harness = IndexHarness(git_repo, deps)
+        worker = shared_parse_process()
+        killed: list[int] = []
+
+        def kill_once(progress: Any) -> None:
+            if progress.phase == "indexing" and progress.files_done and not killed and worker.pid is not None:
+                killed.append(worker.pid)
+                os.kill(worker.pid, signal.SIGKILL)
+
+        request = harness.request()
+        # The answers still to come die with the worker: the run fails (the bus retries it), or it had them all.
+        with contextlib.suppress(ParseProcessError):
+            await _run_with(harness, request, kill_once)
+        assert killed
+        wait_for(lambda: is_gone(killed[0]), "the killed worker is gone")
+        indexed = await harness.run()
+        assert indexed.failed_files == []
+        index = harness.index()
+        assert sorted(index) == sorted(f"pkg/module_{number}.py" for number in range(FILES))
+        by_path = harness.by_path()
+        # Complete and once: each file's points are one version's, as many as that version has.
+        assert all(entry.blob_sha for entry in index.values())
+        assert all(len(by_path[path]) == len(entry.point_ids) == 1 for path, entry in index.items())
+        assert worker.pid is not None
+        assert worker.pid != killed[0]
+    finally:
+        store.close()
+
+
+async def _run_with(harness: IndexHarness, request: Any, progress: Any) -> None:
+    from sextant.indexer import index_repository
+
+    await index_repository(request, harness.recency(request), harness.deps, progress)
+
+
+def wait_for(condition: Any, what: str) -> None:
+    give_up = time.monotonic() + GIVE_UP_SECONDS
+    while not condition():
+        if time.monotonic() > give_up:
+            pytest.fail(f"never happened: {what}")
+        time.sleep(0.05)
