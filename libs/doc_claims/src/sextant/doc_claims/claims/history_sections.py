@@ -18,6 +18,14 @@ from sextant.doc_claims.claims.history_pages import title_tells_history
 
 # "History" alone or "History of ...": "History Simplification" (git's) names a current feature.
 _HISTORY_HEADING = re.compile(r"^(?:removed\b|removals?\b|historical\b|history(?:$|\s+of\b))", re.I)
+# "Deprecated and Removed Code", "Dropped features": a section listing what is gone, though its
+# heading does not start with the word. A page of "Deprecations and Removals" is not: it keeps the
+# deprecated names, which still exist, in sections of their own.
+_REMOVED_HEADING = re.compile(
+    r"\bdeprecated\s+(?:and|&)\s+removed\b"
+    r"|\b(?:removed|dropped)\s+(?:code|features?|apis?|modules?|functions?|classes|methods|options|settings)\b",
+    re.I,
+)
 # A section about what came before a release ("Flask Before 0.8", "stance (pre 6.0)") or about the
 # design that was replaced ("Shortcomings of the previous mechanism"); "Previous parameters" (the
 # ones just shown) has no article and is no history.
@@ -62,7 +70,7 @@ def history_sections(text: str, *, markdown: bool) -> list[tuple[int, int]]:
 
 
 def _heading_tells_history(title: str) -> bool:
-    return _HISTORY_HEADING.match(title) is not None or _PAST_HEADING.search(title) is not None
+    return any((_HISTORY_HEADING.match(title), _REMOVED_HEADING.search(title), _PAST_HEADING.search(title)))
 
 
 def in_spans(offset: int, spans: list[tuple[int, int]]) -> bool:

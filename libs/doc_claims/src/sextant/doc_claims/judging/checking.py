@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import posixpath
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal, Protocol
@@ -264,6 +265,8 @@ def _resolve_path(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR091
 
 
 _URL_LINKED = frozenset({"md", "mdx", "markdown"})
+# A short option written with its value attached (`-Ofair` for `-O fair`, `-j4`): the option is `-O`.
+_ATTACHED_VALUE = re.compile(r"^(-[A-Za-z])[A-Za-z0-9]+$")
 """Doc kinds whose links are URLs of the built site, not names of source pages."""
 
 
@@ -457,6 +460,9 @@ def _resolve_flag(claim: Claim, facts: CodeFacts) -> Resolution:
     for name in (bare, bare.replace("-", "_"), bare.removeprefix("no-").replace("-", "_"), bare.removeprefix("no-")):
         if len(name) > 1 and (site := facts.identifiers.get(name)) is not None:
             return Resolution("verified", f"parameter {name} in {_where(site)} (the flag's derived name)", site.path)
+    attached = _ATTACHED_VALUE.match(flag)
+    if attached is not None and (site := facts.identifiers.get(option := attached.group(1))) is not None:
+        return Resolution("verified", f"short option {option} in {_where(site)}, its value attached", site.path)
     if claim.explicit:
         return Resolution("contradicted", f"{flag} appears nowhere in the indexed code")
     return Resolution("unverifiable", f"{flag} is not in the indexed code; a short flag may belong to another tool")

@@ -74,7 +74,12 @@ def _worth_reading(file: TreeFile) -> bool:
 def _payloads(file: TreeFile, text: str, date: str | None) -> list[ChunkPayload]:
     kind = chunk_kind(file.path)
     if language_for_path(file.path) is None and kind == "code":  # a settings file: read for its variables
-        return [_whole(file, text, date, kind, ENV_SETTINGS_LANGUAGE)]
+        settings = _whole(file, text, date, kind, ENV_SETTINGS_LANGUAGE)
+        if text.startswith("#!"):
+            # A program run by its shebang (`bin/_mocha`, `#!/usr/bin/env node`) is code like any `.js`
+            # file: the options it defines count, as in the index, which keeps such files as text windows.
+            return [settings, _whole(file, text, date, kind, "text")]
+        return [settings]
     whole = _whole(file, text, date, kind, language_for_path(file.path) or "text")
     if kind == "doc":
         return [whole]
