@@ -48,3 +48,7 @@ class Claim(msgspec.Struct, frozen=True, kw_only=True):
     """A sample's bare use of a name it imports `from` a module (`@unittest_run_loop` after `from
     aiohttp.test_utils import unittest_run_loop`): the import line's claim met again, so as firm as
     that line's (no removing commit needed), though like every sample name it keeps no definition site."""
+    of_field: bool = False
+    """A parameter field (`:param retries:`) in an API directive's body, claimed as the directive's
+    definition on the field's line: news only as outdated (the definition lost that parameter after
+    the line); anything else about the definition the directive's own line says."""

@@ -24,6 +24,7 @@ from sextant.doc_claims.syntax.markdown import markdown_mentions
 from sextant.doc_claims.syntax.mentions import Mention
 from sextant.doc_claims.syntax.plain_text import plain_text_mentions
 from sextant.doc_claims.syntax.rst import rst_mentions
+from sextant.doc_claims.syntax.rst_fields import FIELD_ROLE
 
 _SYMBOL_ROLES = frozenset(
     {
@@ -158,6 +159,7 @@ def extract_claims(doc_path: str, text: str, *, first_line: int = 1) -> list[Cla
                         owner=_owner(mention, text, sentence),
                         in_sample=mention.form in {"sample_name", "imported_use"},
                         as_imported=mention.form == "imported_use",
+                        of_field=mention.role.startswith(FIELD_ROLE),
                     )
                 )
     return claims
@@ -321,7 +323,7 @@ def _role(role: str, raw: str) -> list[Draft]:  # noqa: PLR0911 - one branch per
         # A hand-written `.. method::` or `.. class::` may document what the code builds at run time (an
         # extension's methods installed on a class, a protocol's `__init__`): its absence is no contradiction.
         explicit = not (name in {"mod", "module", "automodule"} and "." not in symbol) and not role.startswith(
-            "declared:"
+            ("declared:", FIELD_ROLE)
         )
         return [Draft("symbol", raw.strip(), symbol, explicit=explicit)] if symbol else []
     return []

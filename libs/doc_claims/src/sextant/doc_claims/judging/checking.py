@@ -82,8 +82,8 @@ def check_claims(
             the wording makes them.
 
     Returns:
-        One finding per claim (none for changelog and release-notes docs), sorted by doc, line,
-        ref and kind.
+        One finding per claim (none for changelog and release-notes docs, none for a parameter
+        field's claim that is not outdated), sorted by doc, line, ref and kind.
     """
     own = own_names(facts)
     # A code sample's `requests.get` or `session.get` says nothing of this repository: only a sample's
@@ -95,6 +95,7 @@ def check_claims(
     findings = [
         _finding(claim, _as_history_sentence(claim, _as_foreign(claim, resolution, own, facts)))
         for claim, resolution in judged
+        if not claim.of_field or resolution.changed  # a parameter field is news only as outdated
     ]
     del doc_dates  # dates matter only through history: a file's date alone says nothing of a definition
     return sorted(findings, key=lambda f: (f.doc, f.line, f.ref, f.kind, f.status))

@@ -35,6 +35,7 @@ from sextant.doc_claims.judging.keyword_forwarding import Callee, accepted_keywo
 from sextant.doc_claims.judging.lost_forms import drops, lost_form
 from sextant.doc_claims.judging.qualified_names import member_of_class
 from sextant.doc_claims.judging.signatures import class_fields, parameter_names, takes_any_keyword
+from sextant.doc_claims.syntax.rst_fields import PARAMETER_FIELD
 from sextant.doc_rules import calendar_day
 from sextant.gitsource.borrowed_git_dir import borrowed_git_dir
 from sextant.gitsource.errors import GitSourceError, GitTimeoutError
@@ -252,6 +253,7 @@ def revise_with_definition_changes(
                 head=head,
                 old_name=old_name,
                 constructs=constructs,
+                parameters_only=claim.of_field,
             )
             if lost is None:
                 continue
@@ -287,10 +289,25 @@ def _doc_words(doc: DocLines | None, candidate: _Candidate) -> tuple[set[str], s
     """What the doc writes as code about a candidate: (its words, the attributes samples read, whether
     it builds the class) (see _nearby_words and names_a_return_type)."""
     claim, site = candidate.claim, candidate.site
+    if claim.of_field:
+        return _field_parameter(doc, claim), set(), True
     # A call of an alias is written by the doc's name (`attr.s(add_repr=True)`), not the definition's.
     names = {site.qualified.rsplit(".", 1)[-1]} | ({claim.target.rsplit(".", 1)[-1]} if candidate.route else set())
     nearby, reads = _nearby_words(doc, claim, names)
     return nearby, reads, not names_a_return_type(doc, claim)
+
+
+def _field_parameter(doc: DocLines | None, claim: Claim) -> set[str]:
+    """The parameter a directive's field line documents (`:param str endpoint:` → endpoint), unless
+    its sentence tells the parameter's history ("no longer used")."""
+    if doc is None:
+        return set()
+    lines = doc.text.split("\n")
+    index = claim.line - doc.first_line
+    field = PARAMETER_FIELD.match(lines[index]) if 0 <= index < len(lines) else None
+    if field is None or _told_as_history(doc, index, index, field.group(1)):
+        return set()
+    return {field.group(1)}
 
 
 def _suspects(
@@ -774,13 +791,15 @@ def _lost(  # noqa: PLR0917 - one definition's old and new forms, and the doc's 
     head: _HeadCode,
     old_name: str | None = None,
     constructs: bool = True,
+    parameters_only: bool = False,
 ) -> tuple[str, tuple[str, ...], str] | None:
     """What the definition lost that the doc's nearby text uses: (what, names, the definition's name).
 
     `old_name` is what the definition was called in the old file, when the doc's name was then
     bound to another one (an alias that moved: `attr.s` from `_add_methods` to `attributes`).
     `constructs` is False where the doc names a class only as what something returns: then its
-    constructor's parameters are not the doc's business, its members are.
+    constructor's parameters are not the doc's business, its members are. `parameters_only` is True
+    for a parameter field (`:param x:`): it documents a parameter, so only a lost parameter counts.
     """
     before_name = old_name or qualified
     if symbol_type in _CLASSES and not constructs:
@@ -794,7 +813,7 @@ def _lost(  # noqa: PLR0917 - one definition's old and new forms, and the doc's 
                 lost = _lost_parameters(old[old_key], constructor, now, nearby)
                 if lost:
                     return "parameter", lost, key
-        return _lost_members(qualified, path, old, facts, nearby | reads, before_name)
+        return None if parameters_only else _lost_members(qualified, path, old, facts, nearby | reads, before_name)
     before = old.get(before_name, [])
     signatures = facts.signatures.get((path, qualified))
     if not before or signatures is None:

@@ -7,6 +7,7 @@ import re
 from sextant.doc_claims.claims.name_shapes import is_external, looks_like_path
 from sextant.doc_claims.syntax.code_blocks import block_mentions
 from sextant.doc_claims.syntax.mentions import Mention, mask_spans
+from sextant.doc_claims.syntax.rst_fields import parameter_field_mentions
 
 _CODE_DIRECTIVE = re.compile(r"^([ \t]*)\.\.[ \t]+(?:code-block|code|sourcecode|prompt)::[ \t]*(\S*)", re.M)
 _HISTORY_DIRECTIVE = re.compile(
@@ -50,15 +51,17 @@ def rst_mentions(text: str) -> list[Mention]:
     """
     mentions, text = _blocks(text)
     for directive in _CLAIM_DIRECTIVE.finditer(text):
+        qualified = _qualified(text, directive)
         mentions.append(
             Mention(
                 directive.start(2),
                 directive.end(2),
-                _qualified(text, directive),
+                qualified,
                 "role",
                 role=_DECLARED.get(directive.group(1), directive.group(1)),
             )
         )
+        mentions.extend(parameter_field_mentions(text, directive, qualified))
     text = mask_spans(text, [directive.span() for directive in _CLAIM_DIRECTIVE.finditer(text)])
     for pattern, form in ((_ROLE, "role"), (_HYPERLINK, "link"), (_LITERAL, "inline")):
         spans = []
