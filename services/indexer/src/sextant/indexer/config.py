@@ -61,7 +61,7 @@ class IndexerSettings:
     """Wall time that fetch may take; the run's ChunksIndexed waits for it."""
     parse_process: bool = setting("INDEX_PARSE_PROCESS", False)
     """Parse and sparse-encode in a worker process, so the store writes overlap the parsing (see
-    ``parse_process``; off by default: with the history fetch it measured slower, docs/indexing.md)."""
+    ``parse_process``; off by default: beside the history fetch it measured no better, docs/indexing.md)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> IndexerSettings:

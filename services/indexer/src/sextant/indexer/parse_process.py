@@ -12,7 +12,8 @@ no state of a run: a run that is cancelled or fails leaves at most the slices it
 answers are dropped. The worker ends when its stdin closes, which the operating system does when the
 indexer process ends however it ends (a ``kill -9`` included), so it never outlives the indexer.
 ``INDEX_PARSE_PROCESS=true`` turns it on; by default the run parses in its own process (with the
-history fetch beside the run, the second process measured slower: docs/indexing.md).
+history fetch beside the run, the second process measured no better on two busy cores:
+docs/indexing.md).
 """
 
 from __future__ import annotations
