@@ -13,6 +13,7 @@ objects are, not how to read them.
 from __future__ import annotations
 
 import dataclasses
+import os
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -40,7 +41,8 @@ def borrowed_git_dir(repo: HistoryRepository) -> Iterator[HistoryRepository]:
         root = Path(scratch)
         (root / "objects" / "info").mkdir(parents=True)
         (root / "refs").mkdir()
-        (root / "objects" / "info" / "alternates").write_text(f"{objects}\n", encoding="utf-8")
+        # The path as the file system spells it: a folder name need not be UTF-8.
+        (root / "objects" / "info" / "alternates").write_bytes(os.fsencode(objects) + b"\n")
         (root / "HEAD").write_text(f"{repo.head}\n", encoding="ascii")
         if object_format != "sha1":
             (root / "config").write_text(
