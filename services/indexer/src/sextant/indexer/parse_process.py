@@ -175,7 +175,8 @@ class ParseProcess:
         if self._worker is not None and self._worker.process.poll() is None:
             return self._worker
         process = subprocess.Popen(
-            [sys.executable, "-m", "sextant.indexer.parse_process"],
+            # -P: the working folder (often the repository being indexed) is not put on sys.path.
+            [sys.executable, "-P", "-m", "sextant.indexer.parse_process"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             close_fds=True,
