@@ -266,9 +266,9 @@ def _resolve_path(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR091
 
 
 _URL_LINKED = frozenset({"md", "mdx", "markdown"})
-# A short option written with its value attached (`-Ofair` for `-O fair`, `-j4`): the option is `-O`.
-_ATTACHED_VALUE = re.compile(r"^(-[A-Za-z])[A-Za-z0-9]+$")
 """Doc kinds whose links are URLs of the built site, not names of source pages."""
+_ATTACHED_VALUE = re.compile(r"^(-[A-Za-z])[A-Za-z0-9]+$")
+"""A short option written with its value attached (`-Ofair` for `-O fair`, `-j4`): the option is `-O`."""
 
 
 def _ignored_by_repository(searched: list[str], facts: CodeFacts) -> str | None:
