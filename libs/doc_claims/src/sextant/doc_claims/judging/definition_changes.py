@@ -349,7 +349,7 @@ def _head_parameters(facts: CodeFacts, site: SymbolSite, members: tuple[str, ...
     return taken
 
 
-_BLAME_HEADER = re.compile(rb"^([0-9a-f]{40}) \d+ (\d+)")
+_BLAME_HEADER = re.compile(rb"^([0-9a-f]{40}(?:[0-9a-f]{24})?) \d+ (\d+)")  # SHA-1 or SHA-256 ids
 
 
 def _blamed(  # noqa: PLR0917 - the lines, the two budgets, and what makes a doc worth blaming
