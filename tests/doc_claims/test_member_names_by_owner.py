@@ -10,6 +10,8 @@ from sextant.doc_claims import check_repository
 
 from ..conftest import GitRepo
 
+README = "# acme-args\n\nPass `process.argv.slice(2)` to `parse`.\n`PlatformShim.process` is the shim.\n"
+
 
 def test_a_field_of_an_interface_is_no_bare_name_of_the_repository(git_repo: GitRepo) -> None:
     git_repo.commit_files(
@@ -18,7 +20,7 @@ def test_a_field_of_an_interface_is_no_bare_name_of_the_repository(git_repo: Git
             "package.json": '{"name": "acme-args", "main": "lib/index.js", "types": "index.d.ts"}\n',
             "index.d.ts": "export interface PlatformShim {\n  process: ProcessShim;\n  cwd: () => string;\n}\n",
             "lib/index.js": "function parse(args) {\n  return args;\n}\nmodule.exports = parse;\n",
-            "README.md": "# acme-args\n\nPass `process.argv.slice(2)` to `parse`.\n`PlatformShim.process` is the shim.\n",
+            "README.md": README,
         },
     )
 
