@@ -40,6 +40,7 @@ GO_STANDARD_PACKAGES = frozenset(
 """Names of Go's standard packages a doc writes most (`json.Marshal`, `http.Handler`): a package of
 ours by such a name (gin's `internal/json`) is not what the doc means."""
 _HEADER = re.compile(r"\b(struct|interface)\s*\{")
+_BODY_OPENS = re.compile(r"\b(struct|interface)\s*\{$")
 _MEMBER_LINE = re.compile(r"^\t(?![\t ])(\S.*)$")
 _TAG_OR_COMMENT = re.compile(r"`[^`]*`|//.*$|/\*.*?\*/")
 _NAMED_FIELDS = re.compile(r"^([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s+(?![,.=(])\S")
@@ -73,10 +74,13 @@ def go_type_body(text: str, kind: str, *, starts_in_body: bool) -> GoTypeBody:
     lines = text.split("\n")
     first = 0
     if not starts_in_body:
-        header = next(((index, match) for index, line in enumerate(lines) if (match := _HEADER.search(line))), None)
-        if header is None or header[1].end() < len(lines[header[0]].rstrip()):
+        header = next((index for index, line in enumerate(lines) if _HEADER.search(line)), None)
+        # The body's brace is the header line's last: an inline constraint (`[T interface{ ~int }]`)
+        # comes before it, a comment (`{ // nolint`) after it.
+        code = _TAG_OR_COMMENT.sub("", lines[header]).rstrip() if header is not None else ""
+        if header is None or not _BODY_OPENS.search(code):
             return GoTypeBody((), ())  # no body, or one written on the header's line (`struct{}`)
-        first = header[0] + 1
+        first = header + 1
     members: list[DeclaredName] = []
     embedded: list[str] = []
     for offset in range(first, len(lines)):
