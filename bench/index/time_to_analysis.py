@@ -236,7 +236,7 @@ async def first_phase(
         allow_local_repos=True,
         symbol_blame=blame,
         history_fetch_bytes=history_bytes,
-        parse_process=parse_process,
+        parse_process="true" if parse_process else "false",
     )
     model = embedder  # the store is named after the model, as in production
     store = EdgeChunkStore(

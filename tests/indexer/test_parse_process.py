@@ -19,6 +19,7 @@ import msgspec
 import pytest
 
 from sextant.chunkstore import ChunkPoint, ChunkStore
+from sextant.indexer.config import IndexerSettings
 from sextant.indexer.discovery import DiscoveryRules
 from sextant.indexer.parse_process import ParseProcessError, shared_parse_process
 
@@ -78,7 +79,7 @@ def index_both_ways(git_repo: Any, tmp_path: Path, hashing_embedder: Any) -> lis
         folder = tmp_path / ("in-process" if in_process else "parse-process")
         store = UpsertRecordingStore(open_store(folder, hashing_embedder))
         deps = make_deps(folder, hashing_embedder, store, DiscoveryRules(max_file_bytes=4000))  # type: ignore[arg-type]
-        deps.settings = dataclasses.replace(deps.settings, parse_process=not in_process)
+        deps.settings = dataclasses.replace(deps.settings, parse_process="false" if in_process else "true")
         harnesses.append((IndexHarness(git_repo, deps), store))
     return harnesses
 
@@ -158,7 +159,7 @@ async def test_a_killed_parse_process_costs_at_most_its_run_and_the_next_run_is_
     store = open_store(tmp_path, hashing_embedder)
     try:
         deps = make_deps(tmp_path, hashing_embedder, store)
-        deps.settings = dataclasses.replace(deps.settings, parse_process=True)
+        deps.settings = dataclasses.replace(deps.settings, parse_process="true")
         harness = IndexHarness(git_repo, deps)
         worker = shared_parse_process()
         killed: list[int] = []
@@ -200,3 +201,17 @@ def wait_for(condition: Any, what: str) -> None:
         if time.monotonic() > give_up:
             pytest.fail(f"never happened: {what}")
         time.sleep(0.05)
+
+
+def test_auto_parses_in_the_worker_only_without_the_history_fetch_beside_the_run(tmp_path: Path) -> None:
+    def settings(value: str | None) -> IndexerSettings:
+        env = {"SEXTANT_HOME": str(tmp_path)} | ({"INDEX_PARSE_PROCESS": value} if value is not None else {})
+        return IndexerSettings.from_env(env)
+
+    assert settings(None).parse_process == "auto"
+    assert settings("AUTO").parses_in_worker(fetching_history=False)
+    assert not settings("auto").parses_in_worker(fetching_history=True)
+    assert settings("true").parses_in_worker(fetching_history=True)
+    assert not settings("false").parses_in_worker(fetching_history=False)
+    with pytest.raises(ValueError, match="INDEX_PARSE_PROCESS"):
+        settings("sometimes")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +24,8 @@ from sextant.gitsource.tree_stream import DEFAULT_MAX_TREE_BYTES, DEFAULT_MAX_TR
 from sextant.indexer.discovery import DEFAULT_EXCLUDES, DEFAULT_MAX_FILE_BYTES, DiscoveryRules
 
 DEFAULT_GIT_TIMEOUT_SECONDS = 600.0
+PARSE_PROCESS_AUTO = "auto"
+PARSE_PROCESS_CHOICES = ("true", "false", PARSE_PROCESS_AUTO)
 DEFAULT_GROUP_CHUNKS = 256
 """Chunks embedded and written together: several model batches per group keep the model busy,
 and a group bounds how much work one failing file can put at risk (it is then bisected)."""
@@ -59,9 +62,21 @@ class IndexerSettings:
     with history (0: none; see docs/doc-claims.md)."""
     history_fetch_seconds: float = setting("INDEX_HISTORY_FETCH_SECONDS", DEFAULT_HISTORY_FETCH_SECONDS)
     """Wall time that fetch may take; the run's ChunksIndexed waits for it."""
-    parse_process: bool = setting("INDEX_PARSE_PROCESS", False)
+    parse_process: str = setting("INDEX_PARSE_PROCESS", PARSE_PROCESS_AUTO)
     """Parse and sparse-encode in a worker process, so the store writes overlap the parsing (see
-    ``parse_process``; off by default: beside the history fetch it measured no better, docs/indexing.md)."""
+    ``parse_process``): ``true``, ``false``, or ``auto``, the worker for a run without the history
+    fetch beside it (a repository read in place; docs/indexing.md has the figures)."""
+
+    def parses_in_worker(self, *, fetching_history: bool) -> bool:
+        """Whether a run parses in the parse process.
+
+        Args:
+            fetching_history: The run fetches past blobs beside its indexing.
+
+        Returns:
+            True for the worker, False for the run's own process.
+        """
+        return self.parse_process == "true" or (self.parse_process == PARSE_PROCESS_AUTO and not fetching_history)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> IndexerSettings:
@@ -92,6 +107,9 @@ class IndexerSettings:
         )
         computed = {"mirrors_dir": mirrors_path(env), "store_path": default_store_path(env), "rules": rules}
         settings = read_settings(cls, env, **computed)
+        if settings.parse_process.lower() not in PARSE_PROCESS_CHOICES:
+            raise ValueError(f"INDEX_PARSE_PROCESS must be one of {', '.join(PARSE_PROCESS_CHOICES)}")
+        settings = dataclasses.replace(settings, parse_process=settings.parse_process.lower())
         if settings.group_chunks < 1 or rules.max_file_bytes < 1 or settings.history_fetch_bytes < 0:
             raise ValueError(
                 "INDEX_GROUP_CHUNKS and INDEX_MAX_FILE_BYTES must be positive, INDEX_HISTORY_FETCH_BYTES not negative"

@@ -46,10 +46,10 @@ class IndexerDeps:
             adapters: The shared adapters (store, embedder, sparse encoder, mirrors, git tokens).
 
         Returns:
-            The dependencies; the settings carry the adapters' token lookup. With
-            ``settings.parse_process`` the parse process is started here, once for the service, so its
+            The dependencies; the settings carry the adapters' token lookup. Unless
+            ``settings.parse_process`` is false, the parse process is started here, once for the service, so its
             imports run while the service waits for its first run.
         """
-        if settings.parse_process:
+        if settings.parse_process != "false":
             shared_parse_process().start()
         return service_deps(cls, settings, adapters)

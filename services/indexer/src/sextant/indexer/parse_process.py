@@ -11,9 +11,9 @@ Requests and answers are msgpack frames on the worker's stdin and stdout, in ord
 no state of a run: a run that is cancelled or fails leaves at most the slices it had sent, whose
 answers are dropped. The worker ends when its stdin closes, which the operating system does when the
 indexer process ends however it ends (a ``kill -9`` included), so it never outlives the indexer.
-``INDEX_PARSE_PROCESS=true`` turns it on; by default the run parses in its own process (with the
-history fetch beside the run, the second process measured no better on two busy cores:
-docs/indexing.md).
+``INDEX_PARSE_PROCESS`` chooses: ``true``, ``false``, or ``auto`` (the default), the worker for a run
+without the history fetch beside it, such as a repository read in place (beside the fetch, whose git
+processes want the second core too, the worker measured no better: docs/indexing.md).
 """
 
 from __future__ import annotations

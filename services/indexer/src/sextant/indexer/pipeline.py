@@ -112,6 +112,8 @@ class _Run:
     """Changed files' earlier symbol dates by text key, where blame is not used."""
     hydrating: RunningHydration | None = None
     """The history fetch beside the run, told when the run's own blob reads are done."""
+    fetches_history: bool = False
+    """The run fetches past blobs beside its indexing (a blob-less mirror and a budget above 0)."""
 
     def report(self, phase: Phase) -> None:
         if self.progress is not None:
@@ -250,6 +252,7 @@ async def _index_synced(
         head_sha=state.head_sha,
         blame=state.in_place and deps.settings.symbol_blame,
         hydrating=hydrating,
+        fetches_history=hydrating is not None and not state.in_place,
     )
     run.report("planning")
     await _load_carried_dates(run)
@@ -430,7 +433,9 @@ async def _parsed_groups(run: _Run) -> AsyncIterator[_Group]:
     sparse: list[list[SparseVector]] = []
     group_chunks = 0
     files = run.plan.to_index
-    in_process = not run.deps.settings.parse_process
+    # Beside the history fetch, whose git processes want the second core too, the worker measured no
+    # better; without it (a repository read in place) it takes the parsing off the writes' wall time.
+    in_process = not run.deps.settings.parses_in_worker(fetching_history=run.fetches_history)
     for start in range(0, len(files), READ_SLICE_FILES):
         read_slice = files[start : start + READ_SLICE_FILES]
         with _tracer.start_as_current_span("indexer.fetch", attributes={"sextant.files": len(read_slice)}):
