@@ -46,7 +46,9 @@ _TAG_OR_COMMENT = re.compile(r"`[^`]*`|//.*$|/\*.*?\*/")
 _NAMED_FIELDS = re.compile(r"^([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s+(?![,.=(])\S")
 _EMBEDDED = re.compile(r"^\*?((?:[A-Za-z_]\w*\.)?[A-Za-z_]\w*)(?:\[[^\]]*\])?$")
 _INTERFACE_METHOD = re.compile(r"^([A-Za-z_]\w*)\s*\(")
-_DECLARATION = re.compile(r"^(var|const)\s+(?:\(\s*$|([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*))")
+_DECLARATION = re.compile(
+    r"^(var|const)\s+(?:\(\s*(?://.*|/\*.*\*/\s*)?$|([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*))"
+)  # a block's `(` may carry a comment: `var ( // the defaults`
 _BLOCK_ENTRY = re.compile(r"^([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)(?:\s|=|$)")
 _KIND_OF_DECLARATION = {"var": "variable", "const": "constant"}
 
