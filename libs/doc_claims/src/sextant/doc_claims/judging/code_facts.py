@@ -55,6 +55,8 @@ _STAR_EXPORT = re.compile(
     re.M,
 )
 _CLASS_TYPES = frozenset({"class", "struct", "interface", "record", "trait", "enum"})
+_OUTLINE_TYPES = frozenset({"class", "module"})
+"""Chunks that outline a container: its own lines, each member shown by its header and a `...` line."""
 _BASES = re.compile(r"^\s*(?:class|struct|interface)\s+\w+\s*(?:\[[^\]]*\])?\s*\(([^)]*)\)|\bextends\s+([\w.]+)")
 _METADATA_FILES = frozenset({"pyproject.toml", "setup.cfg", "setup.py", "package.json", "go.mod", "Cargo.toml"})
 _FORGE_SLUG = re.compile(r"github\.com[/:]([\w.-]+/[\w.-]+)")
@@ -286,7 +288,8 @@ class CodeFactsCollector:
         self._add_identifiers(path, payload.start_line, payload.text)
         if _STAR_EXPORT.search(payload.text):
             self._star_exports.add(path)
-        _merge_into(self._bindings, path, frozenset(map(sys.intern, bound_names(payload.text))))
+        outline = payload.symbol_type in _OUTLINE_TYPES
+        _merge_into(self._bindings, path, frozenset(map(sys.intern, bound_names(payload.text, outline=outline))))
         if path.rsplit("/", 1)[-1] in _METADATA_FILES:
             self._forge_repos.update(slug.lower().removesuffix(".git") for slug in _FORGE_SLUG.findall(payload.text))
         if aliases := import_aliases(payload.text):
@@ -610,6 +613,10 @@ _BINDING = re.compile(
     r"|^[ \t]*export[ \t]+(?:const|let|var|function|class|async function)[ \t]+([A-Za-z_$][\w$]*)",
     re.M,
 )
+_UNPACKED = re.compile(r"^[ \t]*([A-Za-z_]\w*(?:[ \t]*,[ \t]*[A-Za-z_]\w*)+)[ \t]*,?[ \t]*=(?!=)", re.M)
+"""`counter, total = 0, 0`: each name of an unpacking assignment is bound."""
+_SLOTS = re.compile(r"\b__slots__[ \t]*(?::[^=\n]*)?=[ \t]*(?:[(\[{]([^)\]}]*)|([^\n]*))")
+"""`__slots__ = ("alpha", "beta")`: the instance attributes a class declares, as strings."""
 _IMPORT_LINE = re.compile(r"^[ \t]*(?:from[ \t]+(\S+)[ \t]+)?import[ \t]+(\([^)]*\)|[^\n]+)", re.M)
 _LINE_COMMENT = re.compile(r"[ \t]*#[^\n]*")
 _QUOTED = re.compile(r"[\"']([A-Za-z_]\w*)[\"']")
@@ -627,16 +634,25 @@ DOTTED_TEMPLATE_ROOT = "{}"
 """How a dotted template's leading placeholder is kept among dotted_strings: `{}.commands`."""
 
 
-def bound_names(text: str) -> set[str]:
-    """Names a piece of code binds: assignments, fields, attributes, imports, exports, `__all__` entries.
+def bound_names(text: str, *, outline: bool = False) -> set[str]:
+    """Names a piece of code binds: assignments, fields, attributes, imports, exports, `__all__` entries;
+    in an outline, also each name of an unpacking assignment and the `__slots__` entries.
 
     Args:
         text: Code text.
+        outline: The text is a class's or a module's outline, whose own lines are its attributes
+            (`counter, total = 0, 0`, `__slots__ = ("alpha",)`): its functions' bodies are left out,
+            so a function's local unpacking (`value, params = …`) binds nothing of the class.
 
     Returns:
         The names.
     """
     names = {next(g for g in match.groups() if g) for match in _BINDING.finditer(text)}
+    if outline:
+        for match in _UNPACKED.finditer(text):
+            names.update(name.strip() for name in match.group(1).split(","))
+        for match in _SLOTS.finditer(text):
+            names.update(_QUOTED.findall(match.group(1) or match.group(2) or ""))  # `__slots__ = ()` lists none
     text = _LINE_COMMENT.sub("", text.replace("\\\n", " "))  # `import a, \` goes on; a comment names nothing
     for match in _IMPORT_LINE.finditer(text):
         for part in match.group(2).strip("()").replace("\n", ",").split(","):
