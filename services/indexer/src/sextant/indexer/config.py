@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sextant.config import (
+    ConfigError,
     TokenLookup,
     default_store_path,
     env_flag,
@@ -25,7 +26,6 @@ from sextant.indexer.discovery import DEFAULT_EXCLUDES, DEFAULT_MAX_FILE_BYTES, 
 
 DEFAULT_GIT_TIMEOUT_SECONDS = 600.0
 PARSE_PROCESS_AUTO = "auto"
-PARSE_PROCESS_CHOICES = ("true", "false", PARSE_PROCESS_AUTO)
 DEFAULT_GROUP_CHUNKS = 256
 """Chunks embedded and written together: several model batches per group keep the model busy,
 and a group bounds how much work one failing file can put at risk (it is then bisected)."""
@@ -107,9 +107,15 @@ class IndexerSettings:
         )
         computed = {"mirrors_dir": mirrors_path(env), "store_path": default_store_path(env), "rules": rules}
         settings = read_settings(cls, env, **computed)
-        if settings.parse_process.lower() not in PARSE_PROCESS_CHOICES:
-            raise ValueError(f"INDEX_PARSE_PROCESS must be one of {', '.join(PARSE_PROCESS_CHOICES)}")
-        settings = dataclasses.replace(settings, parse_process=settings.parse_process.lower())
+        choice = settings.parse_process.lower()
+        if choice != PARSE_PROCESS_AUTO:  # otherwise a flag, read as every flag is (1/yes/on, 0/no/off)
+            try:
+                choice = "true" if env_flag({"INDEX_PARSE_PROCESS": choice}, "INDEX_PARSE_PROCESS") else "false"
+            except ConfigError:
+                raise ConfigError(
+                    f"INDEX_PARSE_PROCESS={settings.parse_process!r} is not true, false or auto"
+                ) from None
+        settings = dataclasses.replace(settings, parse_process=choice)
         if settings.group_chunks < 1 or rules.max_file_bytes < 1 or settings.history_fetch_bytes < 0:
             raise ValueError(
                 "INDEX_GROUP_CHUNKS and INDEX_MAX_FILE_BYTES must be positive, INDEX_HISTORY_FETCH_BYTES not negative"
