@@ -20,7 +20,7 @@ from ..conftest import GitRepo
 
 POOL_BEFORE = "def connect(host, retries=3):\n    return host\n\n\ndef close(pool):\n    return pool\n"
 POOL_AFTER = "def connect(host):\n    return host\n\n\ndef close(pool):\n    return pool\n"
-ABOUT_DOC = "About\n=====\n\n:func:`acme.pool.connect` takes a ``host``; :func:`acme.pool.close`.\n"
+ABOUT_DOC = "About\n=====\n\n:func:`acme.pool.connect` takes a ``host``. So does :func:`acme.pool.close`.\n"
 POOL_DOC = "Pools\n=====\n\nCall :func:`~acme.pool.connect` with ``retries`` to try again.\n"
 
 

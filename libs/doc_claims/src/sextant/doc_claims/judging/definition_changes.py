@@ -212,7 +212,7 @@ def revise_with_definition_changes(
     lines_of: dict[str, set[int]] = defaultdict(set)
     for candidate in candidates:
         lines_of[candidate.claim.doc].update(spans[candidate.index])
-    written = _blamed(repo, lines_of, deadline, blame_commits, lambda: _suspects(candidates, words, facts), max_bytes)
+    written = _blamed(repo, lines_of, deadline, blame_commits, lambda: _suspects(candidates, words, facts))
 
     def doc_sides(candidate: _Candidate) -> dict[tuple[str, str], set[int]]:
         # When each of the claim's lines was last written (a directive continued over lines has
@@ -330,6 +330,7 @@ def _suspects(
         else:
             kept = _head_parameters(facts, site, ())
             written = nearby
+        kept |= set(candidate.claim.target.split("."))  # the claim's own name and qualifiers
         lost = {(word, site.path) for word in written - kept if len(word) > 1 and not keyword.iskeyword(word)}
         found[candidate.claim.doc].append(lost)
     return found
@@ -352,13 +353,12 @@ def _head_parameters(facts: CodeFacts, site: SymbolSite, members: tuple[str, ...
 _BLAME_HEADER = re.compile(rb"^([0-9a-f]{40}(?:[0-9a-f]{24})?) \d+ (\d+)")  # SHA-1 or SHA-256 ids
 
 
-def _blamed(  # noqa: PLR0917 - the lines, the two budgets, and what makes a doc worth blaming
+def _blamed(
     repo: HistoryRepository,
     lines_of: dict[str, set[int]],
     deadline: float,
     blame_commits: int,
     suspects: Callable[[], dict[str, list[set[Suspect]]]],
-    max_bytes: int,
 ) -> dict[tuple[str, int], tuple[str, str]]:
     """The claims' lines blamed within the blame budget (see line_commits).
 
@@ -371,10 +371,7 @@ def _blamed(  # noqa: PLR0917 - the lines, the two budgets, and what makes a doc
         blamed_docs = docs_to_blame(repo, blame_commits)
     except GitSourceError:
         return {}
-    order = sorted(lines_of)
-    if len(order) > blamed_docs:
-        with contextlib.suppress(GitSourceError):  # the log failed: the first docs by path, as without it
-            order = docs_worth_blaming(repo, suspects(), max_bytes)
+    order = sorted(lines_of) if len(lines_of) <= blamed_docs else docs_worth_blaming(suspects())
     return line_commits(repo, {doc: lines_of[doc] for doc in order}, deadline, max_docs=blamed_docs)
 
 
