@@ -84,7 +84,13 @@ def test_declared_programs_decide_whose_command_it_is(chunk: MakeChunk) -> None:
                 'parser = argparse.ArgumentParser(prog="acme-gen")\nparser.add_argument("--out")\n',
             ),
             chunk("cmd/acmectl/main.go", "package main\n\nfunc main() {}\n"),
-            chunk("src/acme/cli.py", 'def index(force: bool) -> None: ...\nprint("report")\n'),
+            chunk(
+                "src/acme/cli.py",
+                'def index(force: bool) -> None: ...\nprint("report")\n',
+                symbol="index",
+                symbol_type="function",
+                signature="def index(force: bool) -> None:",
+            ),
         ]
     )
     assert set(facts.programs) == {"acme", "acme-web", "acme-gen", "acmectl"}

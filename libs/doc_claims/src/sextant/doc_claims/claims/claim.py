@@ -29,6 +29,9 @@ class Claim(msgspec.Struct, frozen=True, kw_only=True):
     otherwise an absent target is only unverifiable."""
     command: str | None = None
     """For flags and commands: the program they belong to, as written (None when standalone)."""
+    after_words: tuple[str, ...] = ()
+    """For a flag on a shell line: the words before it that are no flag's value (`flower` of
+    `celery -A proj flower --port=5555`): subcommands, whose flags they may be."""
     linked: bool = False
     """For paths: the doc links to it or includes it (a broken link is news even for a bare file name);
     otherwise it is a name in prose or a command line, which may be the reader's own file."""

@@ -17,7 +17,7 @@ from sextant.doc_claims.claims.known_names import BUILD_TOOLS, PYTHON_BUILTINS, 
 from sextant.doc_claims.claims.name_shapes import Draft
 from sextant.doc_claims.claims.prose_context import clause_before
 from sextant.doc_claims.claims.sentences import owner_named, sentence_around, tells_history
-from sextant.doc_claims.claims.shell_commands import command_claims
+from sextant.doc_claims.claims.shell_commands import command_claims, line_programs, quoted_flags
 from sextant.doc_claims.syntax.asciidoc import asciidoc_mentions
 from sextant.doc_claims.syntax.code_blocks import defined_names, python_imports
 from sextant.doc_claims.syntax.markdown import markdown_mentions
@@ -107,11 +107,16 @@ def extract_claims(doc_path: str, text: str, *, first_line: int = 1) -> list[Cla
     examples = [m.text for m in mentions if m.form == "example"]
     example_names = {name for code in examples for name in defined_names(code)}
     own_example_names = {name for code in examples for name in defined_names(code, own_only=True)}
+    example_flags = {flag for code in examples for flag in quoted_flags(code)}
     claims: list[Claim] = []
     seen: set[tuple[int, str, str, str | None]] = set()
     last_program: str | None = None
     for mention in mentions:
         line = first_line + bisect.bisect_right(line_starts, mention.offset) - 1
+        if mention.form == "shell" and (programs := line_programs(mention.text)):
+            # The program the doc ran last, a well-known tool's included: prose flags after
+            # `docker-compose run --rm celery` are docker-compose's.
+            last_program = programs[-1]
         for found in _drafts(mention, text):
             if found.kind == "path" and shapes.is_generated_path(found.target):
                 continue
@@ -125,6 +130,8 @@ def extract_claims(doc_path: str, text: str, *, first_line: int = 1) -> list[Cla
             elif found.kind == "flag" and found.command is None:
                 # No program named before it: whose flag it is, the doc does not say.
                 draft = dataclasses.replace(found, explicit=False)
+            if found.kind == "flag" and found.target in example_flags:
+                draft = dataclasses.replace(draft, explicit=False)  # the doc's own sample declares the option
             if found.kind == "env" and not found.explicit and env_doc and mention.form != "shell":
                 draft = dataclasses.replace(found, explicit=True)
             if (
@@ -153,6 +160,7 @@ def extract_claims(doc_path: str, text: str, *, first_line: int = 1) -> list[Cla
                         target=draft.target,
                         explicit=draft.explicit,
                         command=draft.command,
+                        after_words=draft.after_words,
                         linked=draft.linked,
                         forge=draft.forge,
                         in_history_sentence=tells_history(sentence) or in_spans(mention.offset, removed_sections),
@@ -311,8 +319,13 @@ def _role(role: str, raw: str) -> list[Draft]:  # noqa: PLR0911 - one branch per
     if name == "envvar":
         return [Draft("env", raw.strip(), target)]
     if name == "option":
-        matches = [shapes.FLAG.match(token) for token in re.split(r"[\s,]+", target)]
-        return [Draft("flag", match.group(0), match.group(1)) for match in matches if match is not None]
+        tokens = re.split(r"[\s,]+", target)
+        # `:option:`--port <flower --port>``: Sphinx's `program option` target names the program.
+        program = tokens[0] if len(tokens) > 1 and shapes.PROGRAM.match(tokens[0]) else None
+        matches = [shapes.FLAG.match(token) for token in tokens]
+        return [
+            Draft("flag", match.group(0), match.group(1), command=program) for match in matches if match is not None
+        ]
     if name in {"program", "command"}:
         return [Draft("cli", raw.strip(), target, command=target.split()[0])]
     if symbol_role:

@@ -58,6 +58,7 @@ class Draft:
     command: str | None = None
     linked: bool = False
     forge: str | None = None
+    after_words: tuple[str, ...] = ()
 
 
 def is_external(target: str) -> bool:

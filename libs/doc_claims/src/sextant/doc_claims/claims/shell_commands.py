@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import shlex
+import sys
 
 from sextant.doc_claims.claims import name_shapes as shapes
 from sextant.doc_claims.claims.known_names import (
@@ -20,6 +21,8 @@ _SEGMENT_SPLIT = re.compile(r"\s*(?:&&|\|\||[;|])\s*")
 _ASSIGN = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=")
 _REDIRECT = re.compile(r"^\d?[<>]")
 _WRITES_FILE = re.compile(r"(?<![\d&<>])>>?[ \t]*(?![&\s]|/dev/)\S")
+_QUOTED_FLAG = re.compile(r"""['"](-{1,2}[A-Za-z][\w-]*)(?=[\s,/|'"=<\[])""")
+_STANDARD_LIBRARY = frozenset(sys.stdlib_module_names)
 _OUTPUT_OPTION = re.compile(r"^(?:-o|-O|--out\w*|--output[\w-]*|--dest\w*|--target-dir|--log-file)$")
 
 
@@ -45,6 +48,37 @@ def command_claims(line: str) -> list[Draft]:
     return drafts
 
 
+def line_programs(line: str) -> list[str]:
+    """The program each command of a shell line runs (runners and `VAR=value` dropped), well-known
+    tools included: `docker-compose run --rm celery` runs `docker-compose`.
+
+    Args:
+        line: A command line (prompt removed).
+
+    Returns:
+        One program per `&&`/`|`/`;` segment that runs one, in order.
+    """
+    programs = []
+    for segment in _SEGMENT_SPLIT.split(line.split(" #", 1)[0]):
+        tokens = _drop_runners(_drop_assignments(_drop_redirect_outputs(_tokens(segment)), []))
+        if tokens:
+            programs.append(tokens[0])
+    return programs
+
+
+def quoted_flags(code: str) -> set[str]:
+    """The flags a code sample declares as strings (`@click.option('--config')`, `.option('-c, --config')`):
+    a doc's own program's options, which the repository's code need not have.
+
+    Args:
+        code: A code sample's text.
+
+    Returns:
+        Each flag that starts a string literal of the sample.
+    """
+    return set(_QUOTED_FLAG.findall(code))
+
+
 def _tokens(segment: str) -> list[str]:
     try:
         return shlex.split(segment, comments=True)
@@ -66,7 +100,13 @@ def _segment_claims(segment: str) -> list[Draft]:
     if not tokens:
         return drafts
     program, args = tokens[0], tokens[1:]
-    if program in SCRIPT_INTERPRETERS:
+    if program in SCRIPT_INTERPRETERS and len(args) > 1 and args[0] == "-m":
+        # `python -m flask -a hello run` runs the module's program: its flags are that program's.
+        module = args[1]
+        if module.split(".", 1)[0] in _STANDARD_LIBRARY:
+            return drafts
+        program, args = module, args[2:]
+    elif program in SCRIPT_INTERPRETERS:
         script = next((a for a in args if not a.startswith("-")), None)
         if script is not None and shapes.looks_like_path(script) and not shapes.is_placeholder(script):
             path = shapes.normalize_path(script)
@@ -144,10 +184,15 @@ def _program_claims(program: str, args: list[str]) -> list[Draft]:
         sub = None
     command = f"{program} {sub}" if sub else program
     drafts.append(Draft("cli", command, command, command=program))
+    words: list[str] = []  # the words so far that are no flag's value: subcommands, or arguments
+    previous_is_flag = False
     for arg in args:
         flag = shapes.FLAG.match(arg)
         if flag is not None and arg not in {"-", "--"}:
-            drafts.append(Draft("flag", flag.group(1), flag.group(1), command=program))
+            drafts.append(Draft("flag", flag.group(1), flag.group(1), command=program, after_words=tuple(words)))
+        elif not previous_is_flag and shapes.SUBCOMMAND.match(arg):
+            words.append(arg)
+        previous_is_flag = flag is not None and "=" not in arg
     # Files handed to this repository's own program (or an unknown tool) are the reader's inputs:
     # `sextant publish … --changed src/app.py` shows a value, it does not say this repository has it.
     drafts.extend(_path_arguments(args, skip_first_positional=sub is not None, firm=False))

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import posixpath
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal, Protocol
@@ -28,6 +27,7 @@ from sextant.doc_claims.claims.known_names import (
 from sextant.doc_claims.judging.code_facts import CodeFacts, Site, SymbolSite
 from sextant.doc_claims.judging.composed_names import composed_name
 from sextant.doc_claims.judging.finding import ClaimFinding, ClaimStatus
+from sextant.doc_claims.judging.flag_evidence import FRAMEWORK_FLAGS, declared_flag, derived_names, task_parameter
 from sextant.doc_claims.judging.foreign_names import foreign_reason
 from sextant.doc_claims.judging.index_coverage import has_no_extension, index_can_hold, unindexed_hidden_folder
 from sextant.doc_claims.judging.lazy_members import lazy_member_reason
@@ -267,8 +267,6 @@ def _resolve_path(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR091
 
 _URL_LINKED = frozenset({"md", "mdx", "markdown"})
 """Doc kinds whose links are URLs of the built site, not names of source pages."""
-_ATTACHED_VALUE = re.compile(r"^(-[A-Za-z])[A-Za-z0-9]+$")
-"""A short option written with its value attached (`-Ofair` for `-O fair`, `-j4`): the option is `-O`."""
 
 
 def _ignored_by_repository(searched: list[str], facts: CodeFacts) -> str | None:
@@ -455,18 +453,52 @@ def _resolve_flag(claim: Claim, facts: CodeFacts) -> Resolution:
     flag = claim.target
     if claim.command is not None and _program(claim.command, facts) is None:
         return Resolution("unverifiable", f"a flag of {claim.command}, which the indexed code does not define")
-    if (site := facts.identifiers.get(flag)) is not None:
-        return Resolution("verified", f"appears in {_where(site)}", site.path)
-    bare = flag.lstrip("-")
-    for name in (bare, bare.replace("-", "_"), bare.removeprefix("no-").replace("-", "_"), bare.removeprefix("no-")):
-        if len(name) > 1 and (site := facts.identifiers.get(name)) is not None:
-            return Resolution("verified", f"parameter {name} in {_where(site)} (the flag's derived name)", site.path)
-    attached = _ATTACHED_VALUE.match(flag)
-    if attached is not None and (site := facts.identifiers.get(option := attached.group(1))) is not None:
-        return Resolution("verified", f"short option {option} in {_where(site)}, its value attached", site.path)
+    return _flag_resolution(claim, flag, facts)
+
+
+def _flag_resolution(claim: Claim, flag: str, facts: CodeFacts) -> Resolution:
+    """A flag is defined by an option declaration of the library code (see flag_evidence), not by its
+    text anywhere: a Makefile line of another program, a test passing it, a parameter of that name."""
+    if (declared := declared_flag(flag, facts.flag_declarations)) is not None:
+        site, how = declared
+        return Resolution("verified", how, site.path)
+    if (task := task_parameter(flag, claim.after_words, facts)) is not None:
+        return Resolution("verified", f"a parameter of the subcommand's function in {task} (the flag's derived name)")
+    if flag in FRAMEWORK_FLAGS:
+        return Resolution("unverifiable", f"{flag} is declared by no option of the code; CLI frameworks provide it")
+    if unread := facts.flag_declarations.unread:
+        return Resolution(
+            "unverifiable",
+            f"no option of the indexed code declares {flag}; {unread[0]}, which the index does not read, may",
+        )
+    if (word := next((w for w in claim.after_words if not _declares_command(w, facts)), None)) is not None:
+        return Resolution(
+            "unverifiable",
+            f"no option of the code declares {flag}; it follows {word}, which the code declares no command"
+            " by (another package's subcommand, or an argument)",
+        )
+    for name in derived_names(flag):
+        if ("-" in name or "_" in name) and (named := facts.identifiers.get(name)) is not None:
+            # `--faulthandler-timeout` beside `addini("faulthandler_timeout")`: a name of several words
+            # the code has is too particular to call the flag absent (a setting now, or an unread option).
+            return Resolution(
+                "unverifiable", f"no option of the code declares {flag}, but {name} appears in {_where(named)}"
+            )
+    mention = facts.identifiers.get(flag)
+    where = f"; it appears only in {_where(mention)}, which declares no option" if mention is not None else ""
     if claim.explicit:
-        return Resolution("contradicted", f"{flag} appears nowhere in the indexed code")
-    return Resolution("unverifiable", f"{flag} is not in the indexed code; a short flag may belong to another tool")
+        return Resolution("contradicted", f"no option of the code declares {flag}{where}")
+    return Resolution(
+        "unverifiable", f"no option of the code declares {flag}{where}; a short flag may belong to another tool"
+    )
+
+
+def _declares_command(word: str, facts: CodeFacts) -> bool:
+    """Whether the code declares a (sub)command by this word: a definition of that name (celery's
+    `class worker`, a Typer function), a command declaration (`.command("run")`) or a program."""
+    snake = word.replace("-", "_")
+    declared = facts.flag_declarations.commands
+    return word in declared or word in facts.programs or word in facts.symbols or snake in facts.symbols
 
 
 def _resolve_cli(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR0911 - one exit per way of finding it

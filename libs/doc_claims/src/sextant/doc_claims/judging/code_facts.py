@@ -23,6 +23,7 @@ from sextant.doc_claims.judging.composed_names import (
 )
 from sextant.doc_claims.judging.declared_names import DeclaredName
 from sextant.doc_claims.judging.env_files import ENV_SETTINGS_LANGUAGE, env_settings
+from sextant.doc_claims.judging.flag_evidence import DeclaredFlags, FlagDeclarations
 from sextant.doc_claims.judging.go_members import (
     GO_LANGUAGE,
     GO_TYPE_KINDS,
@@ -178,6 +179,9 @@ class CodeFacts:
     go_packages: Mapping[str, frozenset[str]] = dataclasses.field(default_factory=dict)
     """Go package name (`cli`) → the names its library files declare at the package level (functions,
     types, vars, consts; not methods or fields): what `cli.Name` can mean (see is_documented_go_package)."""
+    flag_declarations: DeclaredFlags = dataclasses.field(default_factory=DeclaredFlags)
+    """Flags (`--app`, `-a`) and option names (`app`) the library code declares as a program's options,
+    each at its first place (see flag_evidence): where a flag claim is defined."""
     whole_tree: bool = False
     """True when `files` holds the commit's whole git tree (not only indexed files): then an absent
     path is absent from the repository, whatever its kind."""
@@ -259,6 +263,7 @@ class CodeFactsCollector:
         self._setting_attributes: set[str] = set()
         self._lazy_modules: dict[str, GetattrHook] = {}
         self._lazy_classes: dict[str, list[GetattrHook]] = defaultdict(list)
+        self._flags = FlagDeclarations()
 
     def add_tree(self, paths: Iterable[str]) -> None:
         """Take in every path of the commit's git tree, so paths are judged against all of it.
@@ -297,6 +302,7 @@ class CodeFactsCollector:
         for owner, member in attached_members(payload.text):
             self._attached[owner].add(member)
         if not is_sample_path(path):  # a test's registrations are not the library's API
+            self._flags.offer_chunk(path, payload.start_line, payload.text)
             self._add_registrations(path, payload)
             self._add_name_parts(path, payload)
             for offset, dotted, retired in dotted_string_literals(payload.text):
@@ -348,6 +354,8 @@ class CodeFactsCollector:
         qualified = sys.intern(f"{payload.parent}.{name}" if payload.parent else name)
         if payload.signature and payload.window == 0:
             self._signatures[(path, qualified)].append(payload.signature)
+            if not is_sample_path(path):
+                self._flags.offer_signature(path, payload.start_line, payload.signature)
         if payload.symbol_type in _CLASS_TYPES and payload.signature and (path, name) not in self._bases:
             self._bases[(path, name)] = class_bases(payload.signature)
         site = SymbolSite(path, payload.start_line, sys.intern(payload.symbol_type), qualified)
@@ -511,6 +519,7 @@ class CodeFactsCollector:
             ),
             ignored=self._ignore_files.build(directories),
             go_packages={package: frozenset(names) for package, names in self._go_packages.items()},
+            flag_declarations=self._flags.build(self._bindings, self._files, self._code_files),
             whole_tree=self._whole_tree,
         )
 
