@@ -624,6 +624,10 @@ _BINDING = re.compile(
 )
 _UNPACKED = re.compile(r"^[ \t]*([A-Za-z_]\w*(?:[ \t]*,[ \t]*[A-Za-z_]\w*)+)[ \t]*,?[ \t]*=(?!=)", re.M)
 """`counter, total = 0, 0`: each name of an unpacking assignment is bound."""
+_ATOM = r"""[^()"'#]|"[^"\n]*"|'[^'\n]*'"""
+_BRACKETED = re.compile(rf"\((?:{_ATOM}|\((?:{_ATOM}|\((?:{_ATOM})*\))*\))*\)")
+"""A parenthesised group, three deep, strings inside it whole: a signature's or a call's arguments,
+whose continuation lines (`loop, timeout=None):`) read like an unpacking but bind nothing."""
 _SLOTS = re.compile(r"\b__slots__[ \t]*(?::[^=\n]*)?=[ \t]*(?:[(\[{]([^)\]}]*)|([^\n]*))")
 """`__slots__ = ("alpha", "beta")`: the instance attributes a class declares, as strings."""
 _IMPORT_LINE = re.compile(r"^[ \t]*(?:from[ \t]+(\S+)[ \t]+)?import[ \t]+(\([^)]*\)|[^\n]+)", re.M)
@@ -658,7 +662,7 @@ def bound_names(text: str, *, outline: bool = False) -> set[str]:
     """
     names = {next(g for g in match.groups() if g) for match in _BINDING.finditer(text)}
     if outline:
-        for match in _UNPACKED.finditer(text):
+        for match in _UNPACKED.finditer(_BRACKETED.sub("()", text)):
             names.update(name.strip() for name in match.group(1).split(","))
         for match in _SLOTS.finditer(text):
             names.update(_QUOTED.findall(match.group(1) or match.group(2) or ""))  # `__slots__ = ()` lists none
