@@ -456,7 +456,7 @@ def _resolve_flag(claim: Claim, facts: CodeFacts) -> Resolution:
     return _flag_resolution(claim, flag, facts)
 
 
-def _flag_resolution(claim: Claim, flag: str, facts: CodeFacts) -> Resolution:
+def _flag_resolution(claim: Claim, flag: str, facts: CodeFacts) -> Resolution:  # noqa: PLR0911 - one exit per answer
     """A flag is defined by an option declaration of the library code (see flag_evidence), not by its
     text anywhere: a Makefile line of another program, a test passing it, a parameter of that name."""
     if (declared := declared_flag(flag, facts.flag_declarations)) is not None:
