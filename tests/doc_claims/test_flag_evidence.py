@@ -206,6 +206,25 @@ def test_a_flag_after_a_word_the_code_declares_no_command_by_is_no_contradiction
     assert flags[(5, "--port")].status == "contradicted"
 
 
+def test_a_word_with_underscores_before_a_flag_is_a_subcommand_too(git_repo: GitRepo) -> None:
+    # `control revoke_by_stamped_header --terminate`: a remote command's name (here misspelt: the code
+    # has revoke_by_stamped_headers) decides whose flag it is, so an undeclared flag after it is unknown.
+    git_repo.write("pyproject.toml", PYPROJECT)
+    git_repo.write("acme/cli.py", CLICK_CLI + '\n\n@main.command("control")\ndef control_command():\n    pass\n')
+    git_repo.write("acme/remote.py", "def revoke_by_stamped_headers(state, headers, terminate=False):\n    pass\n")
+    doc = (
+        "# Revoke\n\n```console\n"
+        "$ acme control revoke_by_stamped_header stamp=1 --terminate\n$ acme control --terminate\n```\n"
+    )
+    git_repo.write("README.md", doc)
+
+    flags = _flags(git_repo, doc)
+
+    assert flags[(4, "--terminate")].status == "unverifiable"
+    assert "it follows revoke_by_stamped_header" in flags[(4, "--terminate")].evidence
+    assert flags[(5, "--terminate")].status == "contradicted"
+
+
 def test_a_sphinx_option_target_names_its_program_and_a_negation_needs_its_own_declaration(
     git_repo: GitRepo,
 ) -> None:

@@ -17,6 +17,8 @@ from sextant.doc_claims.claims.known_names import (
 )
 from sextant.doc_claims.claims.name_shapes import Draft
 
+# A word before a flag that is no flag's value: a subcommand (`run`, `revoke_by_stamped_header`) or an argument.
+_COMMAND_WORD = re.compile(r"^[a-z][a-z0-9_-]*$")
 _SEGMENT_SPLIT = re.compile(r"\s*(?:&&|\|\||[;|])\s*")
 _ASSIGN = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=")
 _REDIRECT = re.compile(r"^\d?[<>]")
@@ -190,8 +192,8 @@ def _program_claims(program: str, args: list[str]) -> list[Draft]:
         flag = shapes.FLAG.match(arg)
         if flag is not None and arg not in {"-", "--"}:
             drafts.append(Draft("flag", flag.group(1), flag.group(1), command=program, after_words=tuple(words)))
-        elif not previous_is_flag and shapes.SUBCOMMAND.match(arg):
-            words.append(arg)
+        elif not previous_is_flag and _COMMAND_WORD.match(arg):
+            words.append(arg)  # `revoke_by_stamped_header`: a remote command's name is a word too
         previous_is_flag = flag is not None and "=" not in arg
     # Files handed to this repository's own program (or an unknown tool) are the reader's inputs:
     # `sextant publish … --changed src/app.py` shows a value, it does not say this repository has it.
