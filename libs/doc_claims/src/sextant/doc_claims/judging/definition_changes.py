@@ -27,6 +27,7 @@ from functools import lru_cache
 
 from sextant.doc_claims.claims.claim import Claim
 from sextant.doc_claims.claims.sentences import sentence_around, tells_history
+from sextant.doc_claims.judging.argument_lists import top_level
 from sextant.doc_claims.judging.blame_order import Suspect, docs_worth_blaming
 from sextant.doc_claims.judging.checking import Resolution
 from sextant.doc_claims.judging.code_facts import CodeFacts, SymbolSite, is_sample_path
@@ -714,7 +715,7 @@ def _sample_keywords(code: str, names: set[str]) -> set[str]:
         m.group(1)
         for call in _CALL.finditer(code)
         if call.group(1) in names
-        for m in _KEYWORD.finditer(_top_level(code, call.end()))
+        for m in _KEYWORD.finditer(top_level(code, call.end()))
     }
 
 
@@ -741,26 +742,8 @@ def _code_words(code: str, names: set[str]) -> set[str]:
     own: set[str] = set()
     for call in _CALL.finditer(code):
         if call.group(1) in names:
-            own |= set(re.findall(r"[A-Za-z_$][\w$]*", _top_level(code, call.end())))
+            own |= set(re.findall(r"[A-Za-z_$][\w$]*", top_level(code, call.end())))
     return _outside_calls(code) | own
-
-
-def _top_level(code: str, start: int) -> str:
-    """The text of a call's argument list from just after its `(`, with nested brackets blanked out."""
-    depth = 0
-    out = []
-    for char in code[start:]:
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            if depth == 0:
-                break
-            depth -= 1
-        elif depth == 0:
-            out.append(char)
-            continue
-        out.append(" ")
-    return "".join(out)
 
 
 def _outside_calls(code: str) -> set[str]:

@@ -24,6 +24,8 @@ from collections.abc import Iterator, Mapping, Set
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from sextant.doc_claims.judging.argument_lists import top_level
+
 if TYPE_CHECKING:
     from sextant.doc_claims.judging.code_facts import CodeFacts
 
@@ -129,18 +131,11 @@ def _js_option_names(line: str) -> Iterator[str]:
 
 def signature_parameters(signature: str) -> list[str]:
     """The parameter names of a Python declaration (`def main(name: str, force: bool = False)`)."""
-    _, _, rest = signature.partition("(")
-    depth, kept = 0, []
-    for char in rest:  # only the top level: `typer.Option("--x", help="…")` is a default, not a parameter
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            if depth == 0:
-                break
-            depth -= 1
-        elif depth == 0:
-            kept.append(char)
-    names = _PY_PARAMETER.findall("(" + "".join(kept).replace("\n", " "))
+    opening = signature.find("(")
+    if opening < 0:
+        return []
+    # Only the top level: `typer.Option("--x", help="…")` is a default, not a parameter.
+    names = _PY_PARAMETER.findall("(" + top_level(signature, opening + 1).replace("\n", " "))
     return [name for name in names if name not in {"self", "cls", "ctx"}]
 
 
