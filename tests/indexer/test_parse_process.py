@@ -1,11 +1,9 @@
 """Parsing and sparse encoding in the parse process: the same points as in the run's process, and a
-worker that never outlives the indexer and whose death costs at most the run it was serving."""
+worker that never outlives the indexer (its failures: test_parse_process_faults.py)."""
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import os
 import signal
 import subprocess
 import sys
@@ -21,13 +19,10 @@ import pytest
 from sextant.chunkstore import ChunkPoint, ChunkStore
 from sextant.indexer.config import IndexerSettings
 from sextant.indexer.discovery import DiscoveryRules
-from sextant.indexer.parse_process import ParseProcessError, shared_parse_process
 
 from ..support.processes import is_gone
 from .conftest import IndexHarness, make_deps, open_store
 
-FILES = 300
-"""Files of the kill test: more slices than the run sends ahead, so the kill finds some unanswered."""
 GIVE_UP_SECONDS = 60.0
 """How long a wait for something that must happen may take before the test fails (never a timing check)."""
 
@@ -148,51 +143,6 @@ def test_the_parse_process_ends_with_the_indexer_process_even_when_it_is_killed(
     host.send_signal(signal.SIGKILL)
     host.wait()
     wait_for(lambda: is_gone(worker_pid), "the parse process exits once its indexer is gone")
-
-
-async def test_a_killed_parse_process_costs_at_most_its_run_and_the_next_run_is_whole(
-    git_repo: Any, tmp_path: Path, hashing_embedder: Any
-) -> None:
-    for number in range(FILES):
-        git_repo.write(f"pkg/module_{number}.py", f"def handler_{number}(event):\n    return event + {number}\n")
-    git_repo.commit("seed")
-    store = open_store(tmp_path, hashing_embedder)
-    try:
-        deps = make_deps(tmp_path, hashing_embedder, store)
-        deps.settings = dataclasses.replace(deps.settings, parse_process="true")
-        harness = IndexHarness(git_repo, deps)
-        worker = shared_parse_process()
-        killed: list[int] = []
-
-        def kill_once(progress: Any) -> None:
-            if progress.phase == "indexing" and progress.files_done and not killed and worker.pid is not None:
-                killed.append(worker.pid)
-                os.kill(worker.pid, signal.SIGKILL)
-
-        request = harness.request()
-        # The answers still to come die with the worker: the run fails (the bus retries it), or it had them all.
-        with contextlib.suppress(ParseProcessError):
-            await _run_with(harness, request, kill_once)
-        assert killed
-        wait_for(lambda: is_gone(killed[0]), "the killed worker is gone")
-        indexed = await harness.run()
-        assert indexed.failed_files == []
-        index = harness.index()
-        assert sorted(index) == sorted(f"pkg/module_{number}.py" for number in range(FILES))
-        by_path = harness.by_path()
-        # Complete and once: each file's points are one version's, as many as that version has.
-        assert all(entry.blob_sha for entry in index.values())
-        assert all(len(by_path[path]) == len(entry.point_ids) == 1 for path, entry in index.items())
-        assert worker.pid is not None
-        assert worker.pid != killed[0]
-    finally:
-        store.close()
-
-
-async def _run_with(harness: IndexHarness, request: Any, progress: Any) -> None:
-    from sextant.indexer import index_repository
-
-    await index_repository(request, harness.recency(request), harness.deps, progress)
 
 
 def wait_for(condition: Any, what: str) -> None:

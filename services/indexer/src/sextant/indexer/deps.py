@@ -10,7 +10,7 @@ from sextant.chunkstore import ChunkStore
 from sextant.embedding import DenseEmbedder, SparseEncoder
 from sextant.gitsource.mirror import RepoMirror
 from sextant.indexer.config import IndexerSettings
-from sextant.indexer.parse_process import shared_parse_process
+from sextant.indexer.parse_process import ParseProcess, shared_parse_process
 from sextant.indexer.sparse_encoding import SparseDocumentEncoder
 
 
@@ -23,6 +23,8 @@ class IndexerDeps:
     embedder: DenseEmbedder
     mirrors: RepoMirror
     sparse: SparseDocumentEncoder = field(default_factory=SparseEncoder)
+    parse_process: ParseProcess = field(default_factory=shared_parse_process, repr=False)
+    """The parse worker's client (one per process; a test may bring its own)."""
     repo_locks: dict[str, asyncio.Lock] = field(default_factory=dict, repr=False)
     """One run per repository at a time in this process (the CLI and the service may share deps)."""
 

@@ -7,10 +7,15 @@ every run, takes slices of (path, blob) pairs and answers each with the files' c
 vectors (``file_parsing.parse_file`` and the run's own encoder, so the points are the same as when
 parsing in the run's process). The run reads the blobs and writes the points itself.
 
-Requests and answers are msgpack frames on the worker's stdin and stdout, in order. The worker keeps
-no state of a run: a run that is cancelled or fails leaves at most the slices it had sent, whose
-answers are dropped. The worker ends when its stdin closes, which the operating system does when the
-indexer process ends however it ends (a ``kill -9`` included), so it never outlives the indexer.
+Requests and answers are msgpack frames on the worker's stdin and stdout, in order, after a ready frame
+the worker sends once its imports are done. The worker keeps no state of a run: a run that is cancelled
+or fails leaves at most the slices it had sent, whose answers are dropped. The worker ends when its
+stdin closes, which the operating system does when the indexer process ends however it ends (a
+``kill -9`` included), so it never outlives the indexer. The client keeps every request until it is
+answered, so no file is lost to a worker that dies, writes what is not a frame of ours, or goes quiet:
+that worker is ended and a new one redoes its requests; a request a second worker dies on fails the
+run with an error naming its files; a worker that cannot start at all (twice) leaves this process to
+parse in place.
 ``INDEX_PARSE_PROCESS`` chooses: ``true``, ``false``, or ``auto`` (the default), the worker for a run
 without the history fetch beside it, such as a repository read in place (beside the fetch, whose git
 processes want the second core too, the worker measured no better: docs/indexing.md).
@@ -47,6 +52,23 @@ _HEADER = struct.Struct("!Q")
 """Each frame: its length, then the msgpack bytes."""
 CLOSE_SECONDS = 10.0
 """How long ``close`` waits for the worker to finish what it was sent before killing it."""
+READY = b"sextant parse process 1"
+"""The worker's first frame, once its imports are done: a worker that ends or writes anything else first
+did not start (a broken interpreter or environment, or a module printing on stdout)."""
+MAX_FRAME_BYTES = 1 << 40
+"""Longer is not a frame of ours but other bytes read as a length (a frame is read piece by piece, so a
+wrong length below this costs no memory: the read ends with the worker)."""
+READ_PIECE_BYTES = 1 << 20
+ANSWER_SECONDS = 300.0
+"""A worker holding requests that answers nothing for this long is stuck (a parser looping on a file):
+it is ended and its requests go to a new worker. A slice of 32 files at the size cap parses in seconds."""
+WATCH_SECONDS = 1.0
+"""How often the watchdog looks (it never waits longer than the limit it enforces)."""
+START_ATTEMPTS = 2
+"""Workers tried in a row that fail to start before this process parses in place instead."""
+DEATHS_PER_REQUEST = 2
+"""Workers that may die holding one request before it fails: a restart redoes a request whose worker
+was killed; a second death on the same files points at the files, which then fail the run visibly."""
 
 
 class BlobToParse(msgspec.Struct, frozen=True, array_like=True):
@@ -83,7 +105,11 @@ class ParseReply(msgspec.Struct, frozen=True):
 
 
 class ParseProcessError(Exception):
-    """The parse process died or failed a request (the run fails; the next request starts a new worker)."""
+    """A request the parse process could not answer: its worker died on it twice, or its encoder failed."""
+
+
+class _FrameError(Exception):
+    """The worker's output is not a frame of ours (an impossible length)."""
 
 
 def _write_frame(stream: IO[bytes], body: bytes) -> None:
@@ -93,36 +119,82 @@ def _write_frame(stream: IO[bytes], body: bytes) -> None:
 
 
 def _read_frame(stream: IO[bytes]) -> bytes | None:
+    """The next frame's body, or None when the stream ends (mid-frame included)."""
     header = stream.read(_HEADER.size)
     if len(header) < _HEADER.size:
         return None
     (size,) = _HEADER.unpack(header)
-    body = stream.read(size)
-    return body if len(body) == size else None
+    if size > MAX_FRAME_BYTES:
+        raise _FrameError(f"a frame of {size} bytes")
+    body = bytearray()
+    while len(body) < size:
+        piece = stream.read(min(size - len(body), READ_PIECE_BYTES))
+        if not piece:
+            return None
+        body += piece
+    return bytes(body)
+
+
+@dataclass
+class _Request:
+    """A request waiting for its answer, kept until it has one so that another worker can redo it."""
+
+    request: ParseRequest
+    body: bytes
+    future: Future[ParseReply]
+    deaths: int = 0
+    """Workers that died (after they were ready) while this request was theirs."""
 
 
 @dataclass
 class _Worker:
-    """One worker process and the futures of the requests it was sent, oldest first."""
+    """One worker process and the requests it was sent, oldest first."""
 
     process: subprocess.Popen[bytes]
-    pending: deque[Future[ParseReply]] = field(default_factory=deque)
+    pending: deque[_Request] = field(default_factory=deque)
+    writing: threading.Lock = field(default_factory=threading.Lock)
+    """Held while a frame is written, so frames never interleave (apart from the client's lock: a write
+    may block on a full pipe, and the watchdog must still be able to end the worker)."""
+    ready: bool = False
+    ended: threading.Event = field(default_factory=threading.Event)
+    closing: bool = False
+    last_heard: float = field(default_factory=time.monotonic)
+    """When the worker last answered, or was given work while idle."""
 
 
 class ParseProcess:
-    """The client side of one worker process: requests go in order, answers resolve their futures in order."""
+    """The client side of one worker process: requests go in order and each answer resolves its future.
 
-    def __init__(self) -> None:
+    A worker that dies, writes anything but frames of ours, or answers nothing for ``answer_seconds``
+    is ended, and the requests it held are sent to a new worker; a request whose second worker dies
+    too fails with ``ParseProcessError`` (its files may be what kills the parser, so they are not
+    parsed in this process). A worker that cannot start (it exits, or writes something else, before
+    its ready frame) is tried ``START_ATTEMPTS`` times; then this process parses in place.
+    """
+
+    def __init__(self, *, answer_seconds: float = ANSWER_SECONDS) -> None:
+        """Args:
+        answer_seconds: How long the worker may hold requests without answering before it is
+            taken for stuck and ended.
+        """
         self._lock = threading.Lock()
         self._worker: _Worker | None = None
         self._encoder = msgspec.msgpack.Encoder()
         self._cpu_seconds = 0.0
+        self._answer_seconds = answer_seconds
+        self._failed_starts = 0
+        self._encoders: dict[bytes, Any] = {}
 
     @property
     def pid(self) -> int | None:
         """The worker's process id (None when none runs)."""
         worker = self._worker
         return worker.process.pid if worker is not None else None
+
+    @property
+    def parses_in_place(self) -> bool:
+        """True once the worker could not start ``START_ATTEMPTS`` times: requests are answered here."""
+        return self._failed_starts >= START_ATTEMPTS
 
     @property
     def cpu_seconds(self) -> float:
@@ -141,24 +213,20 @@ class ParseProcess:
             request: The files to parse.
 
         Returns:
-            A future of the answer; it fails with ``ParseProcessError`` if the worker dies first.
+            A future of the answer; it fails with ``ParseProcessError`` if two workers die on it, or if
+            encoding failed.
         """
-        body = self._encoder.encode(request)
-        with self._lock:
-            worker = self._running()
-            future: Future[ParseReply] = Future()
-            future.set_running_or_notify_cancel()  # never cancelled: its answer comes in its turn
-            worker.pending.append(future)
-            try:
-                _write_frame(_stream(worker.process.stdin), body)
-            except OSError as error:  # the worker died: its reader fails the pending futures
-                logger.warning("the parse process did not take a request: %s", error)
+        future: Future[ParseReply] = Future()
+        future.set_running_or_notify_cancel()  # never cancelled: its answer comes in its turn
+        self._dispatch(_Request(request, self._encoder.encode(request), future))
         return future
 
     def close(self) -> None:
         """Stop the worker (it finishes the requests it was sent) and wait for it."""
         with self._lock:
             worker, self._worker = self._worker, None
+            if worker is not None:
+                worker.closing = True
         if worker is None:
             return
         process = worker.process
@@ -171,45 +239,149 @@ class ParseProcess:
             process.kill()
             process.wait()
 
-    def _running(self) -> _Worker:
-        if self._worker is not None and self._worker.process.poll() is None:
-            return self._worker
-        process = subprocess.Popen(
-            # -P: the working folder (often the repository being indexed) is not put on sys.path.
-            [sys.executable, "-P", "-m", "sextant.indexer.parse_process"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            close_fds=True,
-        )
-        worker = self._worker = _Worker(process)
-        self._cpu_seconds = 0.0
-        threading.Thread(target=self._read_answers, args=(worker,), name="parse-process-answers", daemon=True).start()
-        return worker
+    def _dispatch(self, item: _Request) -> None:
+        """Hand a request to the running worker (starting one if needed), or answer it here."""
+        while True:
+            with self._lock:
+                worker = self._running()
+            if worker is None:
+                self._answer_in_place(item)
+                return
+            with worker.writing:
+                with self._lock:
+                    if worker.ended.is_set():
+                        continue  # it died meanwhile: the next one takes the request
+                    if not worker.pending:
+                        worker.last_heard = time.monotonic()
+                    worker.pending.append(item)
+                try:
+                    _write_frame(_stream(worker.process.stdin), item.body)
+                except OSError as error:  # the worker died: its reader hands the request on
+                    logger.debug("the parse process did not take a request: %s", error)
+            return
+
+    def _answer_in_place(self, item: _Request) -> None:
+        try:
+            reply = _answer(item.request, self._encoders)
+        except Exception as error:  # the encoder failed (a bug): the run fails visibly, as in the worker
+            item.future.set_exception(ParseProcessError(f"{type(error).__name__}: {error}"))
+        else:
+            item.future.set_result(reply)
+
+    def _running(self) -> _Worker | None:
+        """The worker to send to (started if none runs), or None once starting it has failed for good."""
+        while not self.parses_in_place:
+            if self._worker is not None and not self._worker.ended.is_set() and self._worker.process.poll() is None:
+                return self._worker
+            try:
+                process = subprocess.Popen(
+                    # -P: the working folder (often the repository being indexed) is not put on sys.path.
+                    [sys.executable, "-P", "-m", "sextant.indexer.parse_process"],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    close_fds=True,
+                )
+            except OSError as error:
+                self._failed_start(f"it could not be started: {error}")
+                continue
+            worker = self._worker = _Worker(process)
+            self._cpu_seconds = 0.0
+            for target, name in ((self._read_answers, "answers"), (self._watch, "watchdog")):
+                threading.Thread(target=target, args=(worker,), name=f"parse-process-{name}", daemon=True).start()
+            return worker
+        return None
+
+    def _failed_start(self, why: str) -> None:
+        """Count a start that failed (the client's lock held)."""
+        self._failed_starts += 1
+        if self.parses_in_place:
+            logger.warning(
+                "the parse process failed to start %d times (%s): parsing in this process", START_ATTEMPTS, why
+            )
+        else:
+            logger.warning("the parse process failed to start (%s): starting another", why)
 
     def _read_answers(self, worker: _Worker) -> None:
+        """Resolve each request's future with its answer, then end the worker when its output stops."""
+        try:
+            why = self._take_answers(worker, _stream(worker.process.stdout))
+        except (_FrameError, msgspec.DecodeError) as error:
+            why = f"it wrote {error}" if isinstance(error, _FrameError) else f"its answer could not be read: {error}"
+        except OSError as error:
+            why = f"its output could not be read: {error}"
+        self._end(worker, why)
+
+    def _take_answers(self, worker: _Worker, answers: IO[bytes]) -> str:
+        """Read the ready frame and then the answers, until the output ends (returns why it stopped)."""
+        if _read_frame(answers) != READY:
+            raise _FrameError("something other than its ready frame")
+        with self._lock:
+            worker.ready = True
+            self._failed_starts = 0
         decoder = msgspec.msgpack.Decoder(ParseReply)
-        process = worker.process
-        answers = _stream(process.stdout)
         while (body := _read_frame(answers)) is not None:
             reply = decoder.decode(body)
             with self._lock:
-                future = worker.pending.popleft()
+                if not worker.pending:
+                    if worker.ended.is_set():
+                        return "it was ended"  # by the watchdog, which handed its requests on
+                    raise _FrameError("an answer to no request")
+                item = worker.pending.popleft()
+                worker.last_heard = time.monotonic()
                 if self._worker is worker:
                     self._cpu_seconds = reply.cpu_seconds
             if reply.error is not None:
-                future.set_exception(ParseProcessError(reply.error))
+                item.future.set_exception(ParseProcessError(reply.error))
             else:
-                future.set_result(reply)
-        code = process.wait()
+                item.future.set_result(reply)
+        return "its output ended"
+
+    def _watch(self, worker: _Worker) -> None:
+        """End a worker that holds requests and has answered nothing for ``answer_seconds``."""
+        while not worker.ended.wait(min(WATCH_SECONDS, self._answer_seconds)):
+            with self._lock:
+                quiet = time.monotonic() - worker.last_heard
+                stuck = bool(worker.pending) and quiet > self._answer_seconds
+            if stuck:
+                self._end(worker, f"it answered nothing for {quiet:.0f} s")
+                return
+
+    def _end(self, worker: _Worker, why: str) -> None:
+        """End a worker that failed, and hand each request it held to the next one (or fail it)."""
         with self._lock:
-            failed = list(worker.pending)
+            if worker.ended.is_set():
+                return
+            worker.ended.set()
+            held = list(worker.pending)
             worker.pending.clear()
             if self._worker is worker:
                 self._worker = None
-        if failed:
-            logger.warning("the parse process ended (exit code %s) with %d requests unanswered", code, len(failed))
-        for future in failed:
-            future.set_exception(ParseProcessError(f"the parse process ended (exit code {code})"))
+            if not worker.ready and not worker.closing:
+                self._failed_start(why)
+        process = worker.process
+        if process.poll() is None:
+            with contextlib.suppress(OSError):
+                process.kill()
+        code = process.wait()
+        if worker.closing:
+            for item in held:
+                item.future.set_exception(ParseProcessError(f"the parse process was closed (exit code {code})"))
+            return
+        if worker.ready:
+            logger.warning("the parse process ended (%s; exit code %s) holding %d requests", why, code, len(held))
+        for item in held:
+            item.deaths += worker.ready
+            if item.deaths >= DEATHS_PER_REQUEST:
+                paths = ", ".join(file.path for file in item.request.files)
+                item.future.set_exception(
+                    ParseProcessError(
+                        f"the parse process died {item.deaths} times on the same files ({why}; exit code {code}): "
+                        f"{paths}; leave them out with INDEX_EXCLUDE if they crash the parser, or set "
+                        "INDEX_PARSE_PROCESS=false to parse in the indexer's own process"
+                    )
+                )
+            else:
+                self._dispatch(item)
 
 
 def _stream(stream: IO[bytes] | None) -> IO[bytes]:
@@ -267,6 +439,7 @@ def _serve() -> None:
 
     sender = threading.Thread(target=send, name="answers")
     sender.start()
+    outbox.put(READY)
     encoders: dict[bytes, Any] = {}
     try:
         while (body := _read_frame(requests)) is not None:

@@ -33,7 +33,7 @@ from sextant.indexer.discovery import SkipLog, discover_files
 from sextant.indexer.earlier_attempts import written_by_earlier_attempts
 from sextant.indexer.file_parsing import NotParsed, parse_file
 from sextant.indexer.history_hydration import RunningHydration, finish_hydration, head_files_read, start_hydration
-from sextant.indexer.parse_process import BlobToParse, ParsedChunks, ParseReply, ParseRequest, shared_parse_process
+from sextant.indexer.parse_process import BlobToParse, ParsedChunks, ParseReply, ParseRequest
 from sextant.indexer.progress import IndexProgress, Phase, ProgressCallback
 from sextant.indexer.recency_stamp import RecencyStamp
 from sextant.indexer.restamp import restamps_for_unchanged
@@ -485,7 +485,7 @@ async def _encoded_slices(
     run: _Run, files: Sequence[FileToIndex], blobs: dict[str, bytes | None]
 ) -> AsyncGenerator[Sequence[ParsedFile | EncodedFile | _Unindexed], None]:
     """Parse and encode in the parse process, ``PARSE_PROCESS_AHEAD`` slices ahead of the answers used."""
-    worker = shared_parse_process()
+    worker = run.deps.parse_process
     encoder = pickle.dumps(run.deps.sparse)
     max_file_bytes = run.deps.settings.rules.max_file_bytes
     sent: deque[tuple[Sequence[FileToIndex], asyncio.Future[ParseReply]]] = deque()

@@ -1,0 +1,193 @@
+"""A parse worker that fails never hangs a run and never loses a file: its requests are redone by a new
+worker, or parsed in the indexer's process when no worker can start, or they fail the run by name.
+
+Every worker here is the real ``python -P -m sextant.indexer.parse_process`` child. The faults come from
+outside it: a ``kill -9`` or ``SIGSTOP`` of its pid, or the ``sitecustomize`` module of
+``faulty_parse_worker/`` on the ``PYTHONPATH`` the worker inherits, which stands between the worker and
+its stdout (garbage or half an answer, an exit before the first answer or at start, a banner).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import os
+import pickle
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sextant.embedding import SparseEncoder
+from sextant.indexer.discovery import DiscoveryRules
+from sextant.indexer.parse_process import BlobToParse, ParsedChunks, ParseProcess, ParseProcessError, ParseRequest
+
+from ..support.processes import is_gone
+from .conftest import IndexHarness, make_deps, open_store
+from .test_parse_process import UpsertRecordingStore, comparable, varied_repository, wait_for
+
+pytestmark = [pytest.mark.process, pytest.mark.faults]
+
+FAULTY_WORKER = Path(__file__).parent / "faulty_parse_worker"
+FILES = 100
+"""Files beside the varied ones: more slices than the run sends ahead, so a fault finds some unanswered."""
+GIVE_UP_SECONDS = 120.0
+"""How long a request may take before the test fails (never a timing check)."""
+
+
+@pytest.fixture
+def parse_process() -> Iterator[ParseProcess]:
+    """A parse worker client of the test's own, so a fault never reaches other tests' worker."""
+    client = ParseProcess()
+    yield client
+    client.close()
+
+
+def faulty_workers(monkeypatch: pytest.MonkeyPatch, fault: str, once: Path | None = None) -> None:
+    """Every parse worker started from now on misbehaves (only the first one, with ``once``)."""
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(FAULTY_WORKER), os.environ.get("PYTHONPATH")])))
+    monkeypatch.setenv("SEXTANT_TEST_PARSE_FAULT", fault)
+    if once is not None:
+        monkeypatch.setenv("SEXTANT_TEST_PARSE_FAULT_ONCE", str(once))
+
+
+class BothWays:
+    """The same repository indexed by a parse worker (``parse_process``) and in the run's own process."""
+
+    def __init__(self, git_repo: Any, tmp_path: Path, embedder: Any, parse_process: ParseProcess) -> None:
+        self.stores: list[UpsertRecordingStore] = []
+        self.harnesses: list[IndexHarness] = []
+        for name, choice in (("worker", "true"), ("in-process", "false")):
+            store = UpsertRecordingStore(open_store(tmp_path / name, embedder))
+            deps = make_deps(tmp_path / name, embedder, store, DiscoveryRules(max_file_bytes=4000))  # type: ignore[arg-type]
+            deps.settings = dataclasses.replace(deps.settings, parse_process=choice)
+            deps.parse_process = parse_process
+            self.stores.append(store)
+            self.harnesses.append(IndexHarness(git_repo, deps))
+
+    @property
+    def worker(self) -> IndexHarness:
+        return self.harnesses[0]
+
+    async def assert_same_points(self) -> None:
+        """Index in process too, and compare every point the two ways wrote."""
+        by_worker, in_place = self.stores
+        local = await self.harnesses[1].run()
+        assert local.failed_files == [] or all("parse failed" not in file.reason for file in local.failed_files)
+        assert sorted(map(comparable, by_worker.points.values())) == sorted(map(comparable, in_place.points.values()))
+        assert by_worker.points
+
+    def close(self) -> None:
+        for store in self.stores:
+            store.inner.close()
+
+
+@pytest.fixture
+def both_ways(git_repo: Any, tmp_path: Path, hashing_embedder: Any, parse_process: ParseProcess) -> Iterator[BothWays]:
+    varied_repository(git_repo)
+    for number in range(FILES):  # several slices, so more than one is in flight when the worker fails
+        git_repo.write(f"pkg/module_{number}.py", f"def handler_{number}(event):\n    return event + {number}\n")
+    git_repo.commit("seed")
+    pair = BothWays(git_repo, tmp_path, hashing_embedder, parse_process)
+    yield pair
+    pair.close()
+
+
+@pytest.mark.parametrize("fault", ["garbage-answer", "truncated-answer", "die-on-answer"])
+async def test_a_worker_that_fails_its_first_answer_is_replaced_and_the_run_is_whole(  # noqa: PLR0917 - fixtures
+    both_ways: BothWays,
+    parse_process: ParseProcess,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    fault: str,
+) -> None:
+    faulty_workers(monkeypatch, fault, once=tmp_path / "first-worker")
+    with caplog.at_level(logging.WARNING, logger="sextant.indexer.parse_process"):
+        indexed = await both_ways.worker.run()
+    assert (tmp_path / "first-worker").exists(), "the fault was never armed"
+    assert indexed.files_added == len(both_ways.worker.index())
+    await both_ways.assert_same_points()
+    said = " ".join(record.getMessage() for record in caplog.records)
+    expected = {
+        "garbage-answer": "could not be read",
+        "truncated-answer": "output ended",
+        "die-on-answer": "exit code 9",
+    }
+    assert "the parse process ended" in said
+    assert expected[fault] in said
+    assert not parse_process.parses_in_place
+
+
+@pytest.mark.parametrize("fault", ["exit-at-start", "banner"])
+async def test_when_no_worker_can_start_the_run_parses_in_its_own_process(
+    both_ways: BothWays,
+    parse_process: ParseProcess,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    fault: str,
+) -> None:
+    faulty_workers(monkeypatch, fault)
+    with caplog.at_level(logging.WARNING, logger="sextant.indexer.parse_process"):
+        indexed = await both_ways.worker.run()
+    assert parse_process.parses_in_place
+    assert parse_process.pid is None
+    assert indexed.files_added == len(both_ways.worker.index())
+    await both_ways.assert_same_points()
+    assert "parsing in this process" in " ".join(record.getMessage() for record in caplog.records)
+
+
+async def test_files_two_workers_die_on_fail_the_run_by_name_and_the_next_run_is_whole(
+    both_ways: BothWays, parse_process: ParseProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    faulty_workers(monkeypatch, "die-on-answer")  # every worker: as if the files crashed the parser
+    with pytest.raises(
+        ParseProcessError, match=r"died 2 times on the same files .*INDEX_PARSE_PROCESS=false"
+    ) as failed:
+        await both_ways.worker.run()
+    assert ".py" in str(failed.value)
+    assert not parse_process.parses_in_place  # the workers did start: nothing to give up on
+    monkeypatch.delenv("SEXTANT_TEST_PARSE_FAULT")
+    indexed = await both_ways.worker.run()
+    assert indexed.failed_files == [] or all("parse failed" not in file.reason for file in indexed.failed_files)
+    await both_ways.assert_same_points()
+
+
+async def test_a_worker_killed_mid_run_is_replaced_and_the_run_is_whole(
+    both_ways: BothWays, parse_process: ParseProcess
+) -> None:
+    harness = both_ways.worker
+    killed: list[int] = []
+
+    def kill_once(progress: Any) -> None:
+        if progress.phase == "indexing" and progress.files_done and not killed and parse_process.pid is not None:
+            killed.append(parse_process.pid)
+            os.kill(parse_process.pid, signal.SIGKILL)
+
+    from sextant.indexer import index_repository
+
+    request = harness.request()
+    indexed = await index_repository(request, harness.recency(request), harness.deps, kill_once)
+    assert killed
+    wait_for(lambda: is_gone(killed[0]), "the killed worker is gone")
+    assert indexed.files_added == len(harness.index())
+    await both_ways.assert_same_points()
+    assert parse_process.pid != killed[0]
+
+
+def test_a_stopped_worker_is_ended_after_its_answer_limit_and_a_new_one_answers() -> None:
+    client = ParseProcess(answer_seconds=1.0)
+    try:
+        client.start()
+        stopped = client.pid
+        assert stopped is not None
+        os.kill(stopped, signal.SIGSTOP)  # alive, holding the request, answering nothing
+        files = [BlobToParse("a.py", b"def f():\n    return 1\n")]
+        reply = client.submit(ParseRequest(files, 1 << 20, 2000, pickle.dumps(SparseEncoder()))).result(GIVE_UP_SECONDS)
+        assert isinstance(reply.outcomes[0], ParsedChunks)
+        wait_for(lambda: is_gone(stopped), "the stopped worker was ended")
+        assert client.pid not in {None, stopped}
+    finally:
+        client.close()
