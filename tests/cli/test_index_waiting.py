@@ -55,3 +55,32 @@ def test_index_prints_at_once_then_the_vectors_and_no_wait_returns_at_once(
     assert counts, log.read_text()
     done, total = map(int, counts[-1])
     assert done == total > 0
+
+
+def test_a_log_hears_from_a_held_embedder_every_ten_seconds(
+    sextant_env: dict[str, str], git_repo: GitRepo, held_from_the_start: tuple[HoldingProvider, dict[str, str]]
+) -> None:
+    provider, settings = held_from_the_start
+    build_shop(git_repo)
+    command = [sys.executable, "-m", "sextant.cli", "index", str(git_repo.root)]
+    waiting = subprocess.Popen(
+        command, env={**sextant_env, **settings}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    heard: list[str] = []
+    try:
+        assert waiting.stderr is not None
+        # No terminal: the vectors wait for the provider, which answers nothing until released, so the
+        # only lines that can come are the ones saying the run still works.
+        while not any("still working" in line for line in heard):
+            line = waiting.stderr.readline()
+            assert line, "".join(heard)
+            heard.append(line)
+        provider.release.set()
+        assert waiting.wait(timeout=180) == 0
+    finally:
+        provider.release.set()
+        if waiting.poll() is None:
+            waiting.kill()
+    assert provider.holding.is_set()
+    assert re.fullmatch(r"  vectors for review search: 0/\d+, still working \(\d+ s since it last moved\)\n", heard[-1])
+    assert sum("vectors for review search: 0/" in line for line in heard) >= 2, heard  # the figure, then the tick

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Annotated, TypeVar
 
@@ -15,11 +16,12 @@ from sextant.analyzer.previous_outputs import StreamOutputs
 from sextant.bus import await_events
 from sextant.cli.progress_lines import ProgressLines
 from sextant.cli.repository_check import check_local_repository, check_repository, is_local
-from sextant.cli.run_watch import RUN_QUIET_SECONDS, RunFailedError, await_result
+from sextant.cli.run_watch import RUN_QUIET_SECONDS, RunFailedError, await_result, print_stage
 from sextant.cli.runtime import open_session
 from sextant.cli.tracing_setup import continued_trace
 from sextant.contracts import (
     AnalysisCompleted,
+    AnyEvent,
     ChunksEmbedded,
     ChunksIndexed,
     Event,
@@ -40,6 +42,8 @@ RepoArgument = Annotated[str, typer.Argument(help="Repository URL or local path.
 BranchOption = Annotated[str | None, typer.Option(help="Branch (default: the repository's default).")]
 ProviderOption = Annotated[str, typer.Option(help="github, gitlab, bitbucket or generic.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the result event as JSON.")]
+TICK_SECONDS = 1.0
+"""How often the stage lines look whether the run went quiet (they speak after 10 s of it)."""
 
 
 def register(app: typer.Typer) -> None:
@@ -67,22 +71,62 @@ async def _run_until(
         with continued_trace(env):
             after = await session.bus.last_sequence()
             lines = ProgressLines(echo=_silent) if quiet else ProgressLines()  # used when no bars are drawn
-            result = await await_result(
-                session.bus, request, result_type, show_progress=bars, progress_lines=lines.on_progress
-            )
+
+            heard_under_bars: list[AnyEvent] = []
+
+            def on_stage(event: AnyEvent) -> None:
+                print_stage(event)
+                if bars:  # a line of ours would be drawn over by the live bars: the lines hear it afterwards
+                    heard_under_bars.append(event)
+                else:
+                    lines.heard(event)
+
+            async with _ticking(lines, bars=bars):
+                result = await await_result(
+                    session.bus,
+                    request,
+                    result_type,
+                    on_event=on_stage,
+                    show_progress=bars,
+                    progress_lines=lines.on_progress,
+                )
             if on_result is not None:
                 on_result(result)  # the person reads the result while the run's later events finish
+            for event in heard_under_bars:
+                lines.heard(event)
             if then:  # e.g. the summary, the dense vectors: finished in this run, not by the next start
-                await await_events(
-                    session.bus,
-                    result,
-                    then,
-                    after=after,
-                    on_event=lines.on_event,
-                    on_progress=lines.on_progress,
-                    quiet_seconds=RUN_QUIET_SECONDS,
-                )
+                async with _ticking(lines, bars=False):  # after the result, lines even on a terminal
+                    await await_events(
+                        session.bus,
+                        result,
+                        then,
+                        after=after,
+                        on_event=lines.on_event,
+                        on_progress=lines.on_progress,
+                        quiet_seconds=RUN_QUIET_SECONDS,
+                    )
             return result
+
+
+@contextlib.asynccontextmanager
+async def _ticking(lines: ProgressLines, *, bars: bool) -> AsyncIterator[None]:
+    """Keep the stage lines from going quiet while the run works (bars show their own elapsed time)."""
+    if bars:
+        yield
+        return
+
+    async def tick() -> None:
+        while True:
+            await asyncio.sleep(TICK_SECONDS)
+            lines.tick()
+
+    ticker = asyncio.create_task(tick())
+    try:
+        yield
+    finally:
+        ticker.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await ticker
 
 
 def _silent(line: str) -> None:
