@@ -162,3 +162,98 @@ def test_on_a_real_repository_a_refactor_page_is_quiet_and_a_pending_deprecation
     by_doc = {f.doc: f.status for f in findings}
     assert by_doc["docs/userguide/calling.rst"] == "contradicted"
     assert by_doc["docs/internals/app-overview.rst"] != "contradicted"
+
+
+WORKER_RST = """\
+Worker
+======
+
+.. attribute:: reloader
+
+    :class:`~acme.worker.autoreload.Autoreloader` used to automatically
+    reload code when a file changes.
+
+    It used to take a list of modules.
+
+.. attribute:: consumer
+
+    :class:`~acme.worker.consumer.Consumer` used to be the consumer step.
+
+The old :func:`acme.connect` used to retry three times.
+"""
+
+
+def test_a_name_opening_its_api_directive_s_body_used_to_do_something_describes_it(git_repo: GitRepo) -> None:
+    git_repo.write("acme/__init__.py", '"""Acme."""\n')
+    git_repo.write("acme/worker/__init__.py", '"""The worker."""\n')
+    git_repo.write("acme/worker/autoreload.py", "class Autoreloader:\n    pass\n")
+    git_repo.write("acme/worker/consumer.py", "class Consumer:\n    pass\n")
+    git_repo.write("acme/net.py", "def connect():\n    pass\n")
+    git_repo.write("docs/worker.rst", WORKER_RST)
+    git_repo.commit("Worker", date="2019-01-01T10:00:00+00:00")
+    for path in ("acme/worker/autoreload.py", "acme/worker/consumer.py", "acme/net.py"):
+        git_repo.remove(path)
+    git_repo.commit("Remove the autoreloader, the consumer and connect", date="2019-02-01T10:00:00+00:00")
+
+    found = {f.ref: f for f in check_repository(git_repo.root).findings}
+
+    # "X used to reload code" under `.. attribute::` says what X is for: the removed class is news.
+    reloader = found["~acme.worker.autoreload.Autoreloader"]
+    assert reloader.status == "contradicted", reloader.evidence
+    assert reloader.removed_by is not None
+    # A state the thing no longer has ("used to be"), and prose outside a directive, stay history.
+    assert found["~acme.worker.consumer.Consumer"].status == "unverifiable"
+    assert found["acme.connect"].status == "unverifiable"
+    assert tells_history("`connect` used to retry three times.")
+    assert not tells_history("`Autoreloader` used to reload code.", describing=True)
+    assert tells_history("It used to take a list of modules.", describing=True)
+
+
+UPGRADE_RST = """\
+New settings
+============
+
+Version 4.0 introduced new lower case settings.
+
+.. note::
+
+    Acme will still be able to read old configuration files.
+
+=====================================  ==============================================
+**Setting name**                       **Replace with**
+=====================================  ==============================================
+``ACME_COLUMN_FAMILY``                 ``acme_table``
+``ACME_LOADER``                        :func:`acme.legacy_loader`
+=====================================  ==============================================
+"""
+UPGRADE_MD = """\
+# Settings
+
+| Old name | New name |
+|---|---|
+| `ACME_COLUMN_FAMILY` | `acme.legacy_loader` |
+"""
+
+
+def test_the_old_name_column_of_a_rename_table_is_history_and_the_replacement_column_a_claim(
+    git_repo: GitRepo,
+) -> None:
+    old_init = '"""Acme."""\n\nACME_COLUMN_FAMILY = "tasks"\n\n\ndef legacy_loader():\n    pass\n'
+    git_repo.write("acme/__init__.py", old_init)
+    git_repo.write("docs/configuration.rst", UPGRADE_RST)
+    git_repo.write("docs/settings.md", UPGRADE_MD)
+    lead_in = UPGRADE_RST.replace(".. note::\n\n    Acme will", "Acme will")  # the table's own lead-in
+    git_repo.write("docs/old-names.rst", lead_in)
+    git_repo.commit("Settings", date="2019-01-01T10:00:00+00:00")
+    git_repo.write("acme/__init__.py", '"""Acme."""\n\nTABLE = "tasks"\n')
+    git_repo.commit("Lower-case settings; drop the legacy loader", date="2019-02-01T10:00:00+00:00")
+
+    by_doc = {(f.doc, f.ref): f for f in check_repository(git_repo.root).findings}
+
+    for doc in ("docs/configuration.rst", "docs/settings.md"):
+        old = by_doc[(doc, "ACME_COLUMN_FAMILY")]
+        assert old.status == "unverifiable", (doc, old.evidence)  # the table says it is the old name
+        assert "tells history" in old.evidence
+        assert by_doc[(doc, "acme.legacy_loader")].status == "contradicted"  # what to write instead: ours today
+    # A paragraph leading into the table that says the old names are still read makes them claims.
+    assert by_doc[("docs/old-names.rst", "ACME_COLUMN_FAMILY")].status == "contradicted"

@@ -2,7 +2,8 @@
 
 A doc's sample that catches `acme.FingerprintMismatch` or calls `acme.web.run_app` fails for the
 reader when the package no longer has them; the same sample's `requests.get`, its own `session.get`
-and the names in its comments and strings say nothing about this repository.
+and the names in its comments say nothing about this repository. A string is read only when it is an
+import path through one of the repository's own packages (`'acme.worker.steps:Hub'`).
 """
 
 from __future__ import annotations
@@ -69,7 +70,8 @@ def test_a_sample_s_qualified_name_through_our_root_is_a_claim(git_repo: GitRepo
     assert found["acme.web.Application"].status == "verified"
     for not_claims in ("session.get", "requests.get", "os.path.join", "app.router.add_route", "acme.NotAName"):
         assert not_claims not in found
-    assert "acme.AlsoNotAName" not in found
+    # A dotted string through our root may be an import path: a claim, but no alarm without a removal.
+    assert found["acme.AlsoNotAName"].status == "unverifiable"
     assert "acme.web.OutputLine" not in found  # a session's output line
     assert found["acme.web.make_app"].status == "unverifiable"  # never defined: perhaps built at run time
 
@@ -161,3 +163,77 @@ def test_a_bare_use_of_an_imported_name_is_as_firm_as_its_import_line(git_repo: 
 
     assert by_line[(8, "acme.testing.run_loop")].status == "contradicted"  # the import line: the module lacks it
     assert by_line[(11, "acme.testing.run_loop")].status == "contradicted"  # its use: the same claim, met again
+
+
+STEPS_DOC = """\
+Bootsteps
+=========
+
+.. code-block:: python
+
+    class WorkerStep(bootsteps.StartStopStep):
+        requires = ('acme.worker.components:Hub',)
+
+    class ReloadStep(bootsteps.StartStopStep):
+        requires = ('acme.worker.autoreload:Autoreloader',)
+
+    class StateStep(bootsteps.StartStopStep):
+        requires = ('acme.worker.components:Statedb', 'acme.backends.redis.RedisBackend')
+
+    app.conf.task_routes = {'proj.tasks.add': {'queue': 'hipri'}}
+    app.conf.broker_transport = 'kombu.transport.redis:Transport'
+    app.conf.result_backend = 'https://acme.example.com/results'
+    logging.basicConfig(filename='acme.worker.log')
+"""
+SCRIPT_DOC = """\
+A management script::
+
+    from acme.cli import AcmeGroup, config_option
+
+    @config_option('--config')
+    def cli():
+        pass
+"""
+
+
+def test_an_import_path_a_sample_writes_as_a_string_is_a_claim_through_our_own_packages(git_repo: GitRepo) -> None:
+    git_repo.write("acme/__init__.py", '"""Acme."""\n')
+    git_repo.write("acme/worker/__init__.py", '"""The worker."""\n')
+    git_repo.write("acme/worker/components.py", "class Hub:\n    pass\n\n\nclass StateDB:\n    pass\n")
+    git_repo.write("acme/worker/autoreload.py", "class Autoreloader:\n    pass\n")
+    git_repo.write("acme/backends/__init__.py", '"""Result backends."""\n')
+    git_repo.write("acme/backends/redis.py", "class RedisBackend:\n    pass\n")
+    git_repo.write("examples/proj/__init__.py", '"""An example project."""\n')
+    git_repo.write("examples/proj/tasks.py", "def add(x, y):\n    return x + y\n")
+    git_repo.write("docs/steps.rst", STEPS_DOC)
+    git_repo.commit("Worker steps")
+    git_repo.remove("acme/worker/autoreload.py")
+    git_repo.commit("Remove the autoreloader")
+
+    found = findings(git_repo)
+
+    assert found["acme.worker.components:Hub"].status == "verified"
+    assert found["acme.backends.redis.RedisBackend"].status == "verified"
+    reloader = found["acme.worker.autoreload:Autoreloader"]
+    assert reloader.status == "contradicted"
+    assert reloader.removed_by is not None
+    # An entry point is as firm as an import: the module it names lacks the attribute.
+    assert found["acme.worker.components:Statedb"].status == "contradicted"
+    # An example project's task name, another package's path, a URL and a file name are no claims.
+    for not_claims in ("proj.tasks.add", "kombu.transport.redis:Transport", "acme.example.com", "acme.worker.log"):
+        assert not any(not_claims in ref for ref in found), not_claims
+
+
+def test_a_language_less_block_that_acts_as_python_claims_its_import_lines(git_repo: GitRepo) -> None:
+    git_repo.write("acme/__init__.py", '"""Acme."""\n')
+    git_repo.write("acme/cli.py", "class AcmeGroup:\n    pass\n\n\ndef config_option(*names):\n    pass\n")
+    git_repo.write("docs/cli.rst", SCRIPT_DOC)
+    git_repo.commit("Management script")
+    git_repo.write("acme/cli.py", "class AcmeGroup:\n    pass\n")
+    git_repo.commit("Remove the config option")
+
+    by_line = {(f.line, f.ref): f for f in check_repository(git_repo.root).findings}
+
+    # The import line of a `::` block, as of a Python block: the module lacks the name now.
+    assert by_line[(3, "acme.cli.config_option")].status == "contradicted"
+    assert by_line[(3, "acme.cli.AcmeGroup")].status == "verified"

@@ -51,6 +51,10 @@ class Claim(msgspec.Struct, frozen=True, kw_only=True):
     """A sample's bare use of a name it imports `from` a module (`@unittest_run_loop` after `from
     aiohttp.test_utils import unittest_run_loop`): the import line's claim met again, so as firm as
     that line's (no removing commit needed), though like every sample name it keeps no definition site."""
+    in_string: bool = False
+    """Read off a string a code sample writes whole, an import path (`'acme.worker.steps:Hub'`): a claim
+    only when its first part is one of the repository's import roots, its own packages (an example
+    project's task name, `'proj.tasks.add'`, is a string of the same shape)."""
     of_field: bool = False
     """A parameter field (`:param retries:`) in an API directive's body, claimed as the directive's
     definition on the field's line: news only as outdated (the definition lost that parameter after

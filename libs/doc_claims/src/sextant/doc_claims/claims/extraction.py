@@ -16,10 +16,15 @@ from sextant.doc_claims.claims.inline_reference import inline_claims
 from sextant.doc_claims.claims.known_names import BUILD_TOOLS, PYTHON_BUILTINS, WELL_KNOWN_FILES
 from sextant.doc_claims.claims.name_shapes import Draft
 from sextant.doc_claims.claims.prose_context import clause_before
-from sextant.doc_claims.claims.sentences import owner_named, sentence_around, tells_history
+from sextant.doc_claims.claims.sentences import (
+    opens_definition_body,
+    owner_named,
+    sentence_around,
+    tells_history,
+)
 from sextant.doc_claims.claims.shell_commands import command_claims, line_programs, quoted_flags
 from sextant.doc_claims.syntax.asciidoc import asciidoc_mentions
-from sextant.doc_claims.syntax.code_blocks import defined_names, python_imports
+from sextant.doc_claims.syntax.code_blocks import STRING_ROLE, defined_names, python_imports
 from sextant.doc_claims.syntax.markdown import markdown_mentions
 from sextant.doc_claims.syntax.mentions import Mention
 from sextant.doc_claims.syntax.plain_text import plain_text_mentions
@@ -163,14 +168,23 @@ def extract_claims(doc_path: str, text: str, *, first_line: int = 1) -> list[Cla
                         after_words=draft.after_words,
                         linked=draft.linked,
                         forge=draft.forge,
-                        in_history_sentence=tells_history(sentence) or in_spans(mention.offset, removed_sections),
+                        in_history_sentence=_tells_history(text, mention.offset, sentence)
+                        or in_spans(mention.offset, removed_sections),
                         owner=_owner(mention, text, sentence),
                         in_sample=mention.form in {"sample_name", "imported_use"},
                         as_imported=mention.form == "imported_use",
+                        in_string=mention.role == STRING_ROLE,
                         of_field=mention.role.startswith(FIELD_ROLE),
                     )
                 )
     return claims
+
+
+def _tells_history(text: str, offset: int, sentence: str) -> bool:
+    """Whether the sentence tells history; the first sentence of an API directive's body describes."""
+    return tells_history(sentence) and (
+        not opens_definition_body(text, offset) or tells_history(sentence, describing=True)
+    )
 
 
 def _owner(mention: Mention, text: str, sentence: str) -> str | None:
@@ -178,7 +192,7 @@ def _owner(mention: Mention, text: str, sentence: str) -> str | None:
     `aiohttp.web.run_app`), so it counts only when that is this repository's; a name in prose is
     whoever the sentence names."""
     if mention.form in {"sample_name", "imported_use"}:
-        return mention.text.split(".", 1)[0].lower()
+        return re.split(r"[.:]", mention.text, maxsplit=1)[0].lower()  # `acme.steps:Hub` too
     clause = clause_before(text, mention.offset - 1)
     if (named := owner_named(clause, sentence)) is not None:
         return named
@@ -251,7 +265,9 @@ def _drafts(mention: Mention, text: str) -> list[Draft]:  # noqa: PLR0911 - one 
     if mention.form == "example":
         return []
     if mention.form in {"sample_name", "imported_use"}:
-        return [] if shapes.is_placeholder(mention.text) else [Draft("symbol", mention.text, mention.text)]
+        # An entry point's colon (`acme.worker.autoscale:Autoscaler`) stands for the attribute's dot.
+        target = mention.text.replace(":", ".")
+        return [] if shapes.is_placeholder(mention.text) else [Draft("symbol", mention.text, target)]
     if mention.form == "link":
         return _link(mention.text)
     return _role(mention.role, mention.text)

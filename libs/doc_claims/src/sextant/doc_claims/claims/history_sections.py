@@ -6,7 +6,8 @@ does a section about "the previous mechanism" or about a project "Before 0.8" (a
 which it ran). A "Deprecated" section is not history: it says the names still exist, and a name
 there that the code already removed is a finding. A page whose title says it tells history
 (`history_pages`) is history as a whole, and a list a history sentence introduces is history item
-by item (`history_lists`).
+by item (`history_lists`), and the old-name column of a table mapping old names to new ones
+("Setting name | Replace with") cell by cell (`history_tables`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import re
 
 from sextant.doc_claims.claims.history_lists import history_led_lists
 from sextant.doc_claims.claims.history_pages import title_tells_history
+from sextant.doc_claims.claims.history_tables import old_name_cells
 
 # "History" alone or "History of ...": "History Simplification" (git's) names a current feature.
 _HISTORY_HEADING = re.compile(r"^(?:removed\b|removals?\b|historical\b|history(?:$|\s+of\b))", re.I)
@@ -37,7 +39,8 @@ _MARKDOWN_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 
 
 def history_sections(text: str, *, markdown: bool) -> list[tuple[int, int]]:
-    """The text ranges that say they tell history: the page by its title, sections, introduced lists.
+    """The text ranges that say they tell history: the page by its title, sections, introduced lists,
+    old-name cells of rename tables.
 
     A section runs from its heading to the next heading of the same or a higher level; its
     subsections are part of it. reStructuredText levels follow the order the adornments first
@@ -66,7 +69,7 @@ def history_sections(text: str, *, markdown: bool) -> list[tuple[int, int]]:
             open_level, open_start = level, offset
     if open_level is not None:
         spans.append((open_start, len(text)))
-    return sorted(spans + history_led_lists(text))
+    return sorted(spans + history_led_lists(text) + old_name_cells(text))
 
 
 def _heading_tells_history(title: str) -> bool:

@@ -88,7 +88,9 @@ def check_claims(
     own = own_names(facts)
     # A code sample's `requests.get` or `session.get` says nothing of this repository: only a sample's
     # name through one of our roots is a claim.
-    ours = [claim for claim in claims if not claim.in_sample or claim.owner in own]
+    # A string's root must be one of our import roots: example projects' names are strings too.
+    roots = frozenset(module.split(".", 1)[0].lower() for module in facts.import_modules)
+    ours = [claim for claim in claims if not claim.in_sample or claim.owner in (roots if claim.in_string else own)]
     judged = [(claim, _resolve_for(claim, facts)) for claim in ours if not is_history_doc(claim.doc)]
     if history is not None:
         judged = history.judge(judged, facts)

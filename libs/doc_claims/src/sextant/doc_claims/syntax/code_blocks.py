@@ -8,6 +8,7 @@ import re
 import sys
 import textwrap
 
+from sextant.doc_claims.claims.known_names import CODE_EXTENSIONS, DATA_EXTENSIONS, UNINDEXED_EXTENSIONS
 from sextant.doc_claims.syntax.mentions import Mention, MentionForm
 
 SHELL_LANGUAGES = frozenset(
@@ -76,15 +77,18 @@ def block_mentions(language: str, lines: list[tuple[int, str]]) -> list[Mention]
         if commands or lang in SHELL_LANGUAGES:
             return commands
     mentions = [_example(lines)] if lines else []
-    if lang in PYTHON_LANGUAGES:
+    if lang not in PYTHON_LANGUAGES and lang:
+        return mentions
+    tree = _parsed_sample([text for _, text in lines])
+    acts = tree is not None and _does_something(tree)
+    if lang in PYTHON_LANGUAGES or acts:
+        # A block with no language that acts as Python (a reST `::` block) imports as a labelled one does.
         mentions += [
             _whole(offset, text, "python_import")
             for offset, text in lines
             if _FROM_IMPORT.match(text) or _IMPORT.match(text)
         ]
-    if lang in PYTHON_LANGUAGES or not lang:
-        mentions += sample_names(lines, labelled=bool(lang))
-    return mentions
+    return mentions + sample_names(lines, labelled=bool(lang))
 
 
 def sample_names(lines: list[tuple[int, str]], *, labelled: bool) -> list[Mention]:
@@ -117,7 +121,7 @@ def sample_names(lines: list[tuple[int, str]], *, labelled: bool) -> list[Mentio
         if isinstance(node, ast.ImportFrom) and node.module and not node.level
         for alias in node.names
     }
-    mentions: list[Mention] = []
+    mentions = _import_strings(tree, lines)
     for node, written in _dotted_loads(tree, imported):
         root = written[0]
         if root in bound:
@@ -131,6 +135,45 @@ def sample_names(lines: list[tuple[int, str]], *, labelled: bool) -> list[Mentio
         # A bare use of a name imported `from` a module is the import line's own claim, met again.
         form: MentionForm = "imported_use" if len(written) == 1 and root in from_imported else "sample_name"
         mentions.append(Mention(start, start + len(name), name, form))
+    return mentions
+
+
+STRING_ROLE = "string"
+"""The role of a sample's mention read off a string literal (an import path), not off the code."""
+# A dotted import path written as a string (`'acme.backends.redis.RedisBackend'`) or an entry point
+# (`'acme.worker.autoscale:Autoscaler'`, `'name = acme.cli:main'`): the code imports it by name.
+_IMPORT_STRING = re.compile(
+    r"(?:[\w.-]+\s*=\s*)?([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*"
+    r"|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)"
+)
+# Last parts that make a dotted string a file or a host name (`acme.log`, `acme.example.com`).
+_NOT_MEMBERS = CODE_EXTENSIONS | DATA_EXTENSIONS | UNINDEXED_EXTENSIONS | {"com", "org", "net", "log", "pid"}
+
+
+def _import_strings(tree: ast.Module, lines: list[tuple[int, str]]) -> list[Mention]:
+    """Names a sample writes as whole strings that are import paths (`requires = ('acme.steps:Hub',)`).
+
+    Code that loads a class or a bootstep by name takes a string: a dotted path, or an entry point with
+    a colon before the attribute. Such a string is the same claim as an import. A file name
+    (`acme.log`), a host, a URL, a format string or a sentence is no import path; whose the root is,
+    the judge decides (only one of the repository's own packages makes it a claim). An entry point is
+    as firm as an import line ("imported_use"): the module it names must have the attribute. A dotted
+    path alone may be a logger's or a task's name, so it alarms only when history shows it removed.
+    """
+    mentions: list[Mention] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Constant) or not isinstance(node.value, str) or node.lineno > len(lines):
+            continue
+        if (match := _IMPORT_STRING.fullmatch(node.value.strip())) is None:
+            continue
+        name = match.group(1)
+        parts = re.split(r"[.:]", name)
+        if is_standard_library(parts[0]) or parts[-1].lower() in _NOT_MEMBERS:
+            continue
+        offset, text = lines[node.lineno - 1]
+        start = offset + len(text) - len(text.lstrip())
+        form: MentionForm = "imported_use" if ":" in name else "sample_name"
+        mentions.append(Mention(start, start + len(name), name, form, role=STRING_ROLE))
     return mentions
 
 
