@@ -76,6 +76,8 @@ def test_fenced_shell_block_yields_command_flags_env_and_files() -> None:
         (5, "flag", "--force", "sextant"),
         (5, "flag", "--window", "sextant"),
         (7, "path", "scripts/bench.py", None),
+        (7, "cli", "scripts/bench.py", "scripts/bench.py"),  # a script's flags are its own
+        (7, "flag", "--quick", "scripts/bench.py"),
         (9, "path", "requirements.txt", None),
     ]
 

@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import keyword
 import re
 import shlex
-import sys
 
 from sextant.doc_claims.claims import name_shapes as shapes
 from sextant.doc_claims.claims.known_names import (
     COMMAND_RUNNERS,
     NO_PATH_ARGUMENTS,
+    PYTHON_BUILTINS,
     SCRIPT_INTERPRETERS,
     SHELL_KEYWORDS,
     WELL_KNOWN_COMMANDS,
 )
 from sextant.doc_claims.claims.name_shapes import Draft
+from sextant.doc_claims.syntax.code_blocks import is_standard_library
 
 # A word before a flag that is no flag's value: a subcommand (`run`, `revoke_by_stamped_header`) or an argument.
 _COMMAND_WORD = re.compile(r"^[a-z][a-z0-9_-]*$")
@@ -24,7 +27,13 @@ _ASSIGN = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=")
 _REDIRECT = re.compile(r"^\d?[<>]")
 _WRITES_FILE = re.compile(r"(?<![\d&<>])>>?[ \t]*(?![&\s]|/dev/)\S")
 _QUOTED_FLAG = re.compile(r"""['"](-{1,2}[A-Za-z][\w-]*)(?=[\s,/|'"=<\[])""")
-_STANDARD_LIBRARY = frozenset(sys.stdlib_module_names)
+# Words that start a line of code, not a command: Python's keywords and builtins (`print 'x'` of Python 2),
+# and those of the other languages a literal block shows (JavaScript, Go, Ruby).
+_CODE_WORDS = (
+    frozenset(keyword.kwlist)
+    | PYTHON_BUILTINS
+    | frozenset({"var", "let", "const", "function", "new", "package", "func", "struct", "end", "module", "require"})
+)
 _OUTPUT_OPTION = re.compile(r"^(?:-o|-O|--out\w*|--output[\w-]*|--dest\w*|--target-dir|--log-file)$")
 
 
@@ -52,7 +61,9 @@ def command_claims(line: str) -> list[Draft]:
 
 def line_programs(line: str) -> list[str]:
     """The program each command of a shell line runs (runners and `VAR=value` dropped), well-known
-    tools included: `docker-compose run --rm celery` runs `docker-compose`.
+    tools included: `docker-compose run --rm celery` runs `docker-compose`, `python -m flask run`
+    runs `flask`, `python bench/run.py` runs the script (a bare `python main.py` runs `python`:
+    the file is as often the reader's).
 
     Args:
         line: A command line (prompt removed).
@@ -64,8 +75,50 @@ def line_programs(line: str) -> list[str]:
     for segment in _SEGMENT_SPLIT.split(line.split(" #", 1)[0]):
         tokens = _drop_runners(_drop_assignments(_drop_redirect_outputs(_tokens(segment)), []))
         if tokens:
-            programs.append(tokens[0])
+            run = _interpreted(tokens[1:]) if tokens[0] in SCRIPT_INTERPRETERS else None
+            if run is not None and (run[2] or _runs_own_script(tokens[0], run[0])):
+                programs.append(run[0])
+            else:
+                programs.append(tokens[0])
     return programs
+
+
+def reads_as_command(line: str) -> bool:
+    """Whether a line shown without a prompt (a reST `::` literal block's) is a command giving a program a
+    flag: `flask --app=hello run`, `python -m flask -a hello run`. Such blocks hold code and output as
+    often as commands, so the line must start with a program's name (not a well-known tool's, nor a word
+    that starts code: `print`, `import`, `var`), give it a flag, and not read as Python.
+
+    Args:
+        line: One line of the block (continuations joined), indent removed.
+
+    Returns:
+        True when the line is to be read as a shell line. Whether the program is the repository's,
+        the judge decides: another program's flags stay unverifiable.
+    """
+    tokens = _drop_runners(_tokens(line))
+    if tokens and tokens[0] in SCRIPT_INTERPRETERS:
+        run = _interpreted(tokens[1:])
+        if run is None or not run[2]:
+            return False
+        tokens = [run[0], *run[1]]
+    if len(tokens) < 2 or not _starts_a_command(tokens[0]):
+        return False
+    # `black.options = -l 79` of an ini file is a setting; a line with no flag is as often output.
+    if tokens[1] in {"=", ":", "+=", ":="} or not any(shapes.FLAG.match(t) for t in tokens[1:] if t not in {"-", "--"}):
+        return False
+    try:
+        ast.parse(line)
+    except (SyntaxError, ValueError):
+        return True
+    return False  # `app -flag` is a subtraction
+
+
+def _starts_a_command(word: str) -> bool:
+    """A program's name that is not a well-known tool's, nor a word that starts code."""
+    if not shapes.PROGRAM.match(word) or shapes.is_placeholder(word):
+        return False
+    return word not in WELL_KNOWN_COMMANDS and word not in SHELL_KEYWORDS and word not in _CODE_WORDS
 
 
 def quoted_flags(code: str) -> set[str]:
@@ -102,18 +155,14 @@ def _segment_claims(segment: str) -> list[Draft]:
     if not tokens:
         return drafts
     program, args = tokens[0], tokens[1:]
-    if program in SCRIPT_INTERPRETERS and len(args) > 1 and args[0] == "-m":
-        # `python -m flask -a hello run` runs the module's program: its flags are that program's.
-        module = args[1]
-        if module.split(".", 1)[0] in _STANDARD_LIBRARY:
+    if program in SCRIPT_INTERPRETERS:
+        run = _interpreted(args)
+        if run is None:
             return drafts
-        program, args = module, args[2:]
-    elif program in SCRIPT_INTERPRETERS:
-        script = next((a for a in args if not a.startswith("-")), None)
-        if script is not None and shapes.looks_like_path(script) and not shapes.is_placeholder(script):
-            path = shapes.normalize_path(script)
-            drafts.append(Draft("path", script, path, explicit=shapes.path_is_explicit(path)))
-        return drafts
+        name, args, is_module = run
+        if not is_module:
+            return drafts + _interpreted_script(program, name, args)
+        program = name  # `python -m flask -a hello run` runs the module's program: its flags are that program's
     if program in WELL_KNOWN_COMMANDS or program in SHELL_KEYWORDS:
         if program in {"cp", "mv"}:
             args = args[:-1]  # the destination is a file the reader makes, not one the repo has
@@ -128,6 +177,55 @@ def _segment_claims(segment: str) -> list[Draft]:
     elif not shapes.PROGRAM.match(program) or shapes.is_placeholder(program):
         return drafts
     drafts.extend(_program_claims(program, args))
+    return drafts
+
+
+def _interpreted(args: list[str]) -> tuple[str, list[str], bool] | None:
+    """What an interpreter's arguments run: (the script or module, its arguments, whether a module), or
+    None for a standard-library module (`python -m http.server`), inline code (`python -c …`) or nothing
+    shaped like a file (`bash`, `python -W ignore`)."""
+    if len(args) > 1 and args[0] == "-m":
+        return None if is_standard_library(args[1]) else (args[1], args[2:], True)
+    at = next((index for index, arg in enumerate(args) if not arg.startswith("-")), None)
+    if at is None or "-c" in args[:at] or "-e" in args[:at]:
+        return None
+    script = args[at]
+    if not shapes.looks_like_path(script) or shapes.is_placeholder(script):
+        return None
+    return script, args[at + 1 :], False
+
+
+def _interpreted_script(interpreter: str, script: str, args: list[str]) -> list[Draft]:
+    """`python bench/run.py --rounds 3`: the script is a file to check, and its flags are its own.
+
+    A sourced file (`source venv/bin/activate`) sets up the shell and takes no options; a bare file
+    name (`python main.py`) is as often the reader's own file as one of the repository's.
+    """
+    path = shapes.normalize_path(script)
+    drafts = [Draft("path", script, path, explicit=shapes.path_is_explicit(path))]
+    return drafts + _script_claims(script, args) if _runs_own_script(interpreter, script) else drafts
+
+
+def _runs_own_script(interpreter: str, script: str) -> bool:
+    """Whether an interpreter runs a script with options of its own that the repository may hold: not a
+    sourced file, nor a bare file name (see _interpreted_script)."""
+    return interpreter not in {".", "source"} and "/" in script
+
+
+def _script_claims(script: str, args: list[str]) -> list[Draft]:
+    """The flags a command line gives a script it runs (`--rounds` of `python bench/run.py --rounds 3`),
+    and the script as the line's program, so that flags in the prose after it are the script's too
+    (not firm: the path claim already holds the doc to the file)."""
+    drafts = [Draft("cli", script, script, explicit=False, command=script)]
+    words: list[str] = []
+    previous_is_flag = False
+    for arg in args:
+        flag = shapes.FLAG.match(arg)
+        if flag is not None and arg not in {"-", "--"}:
+            drafts.append(Draft("flag", flag.group(1), flag.group(1), command=script, after_words=tuple(words)))
+        elif not previous_is_flag and _COMMAND_WORD.match(arg):
+            words.append(arg)
+        previous_is_flag = flag is not None and "=" not in arg
     return drafts
 
 

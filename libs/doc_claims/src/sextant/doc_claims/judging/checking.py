@@ -27,7 +27,15 @@ from sextant.doc_claims.claims.known_names import (
 from sextant.doc_claims.judging.code_facts import CodeFacts, Site, SymbolSite
 from sextant.doc_claims.judging.composed_names import composed_name
 from sextant.doc_claims.judging.finding import ClaimFinding, ClaimStatus
-from sextant.doc_claims.judging.flag_evidence import FRAMEWORK_FLAGS, declared_flag, derived_names, task_parameter
+from sextant.doc_claims.judging.flag_evidence import (
+    FRAMEWORK_FLAGS,
+    declared_flag,
+    derived_names,
+    is_go_program,
+    run_script,
+    script_flag,
+    task_parameter,
+)
 from sextant.doc_claims.judging.foreign_names import foreign_reason
 from sextant.doc_claims.judging.index_coverage import has_no_extension, index_can_hold, unindexed_hidden_folder
 from sextant.doc_claims.judging.lazy_members import lazy_member_reason
@@ -453,15 +461,22 @@ def _program(command: str, facts: CodeFacts) -> tuple[str, str | None] | None:
 
 def _resolve_flag(claim: Claim, facts: CodeFacts) -> Resolution:
     flag = claim.target
-    if claim.command is not None and _program(claim.command, facts) is None:
+    if claim.command is not None and (script := run_script(claim.command, facts.files, facts.programs.keys())):
+        # `python bench/run.py --rounds 3`: the script's own options decide, whatever its folder.
+        status, evidence, path = script_flag(
+            flag, script, claim.after_words, facts.flag_declarations, firm=claim.explicit
+        )
+        return Resolution(status, evidence, path)
+    program = _program(claim.command, facts) if claim.command is not None else None
+    if claim.command is not None and program is None:
         return Resolution("unverifiable", f"a flag of {claim.command}, which the indexed code does not define")
-    return _flag_resolution(claim, flag, facts)
+    return _flag_resolution(claim, flag, facts, go=program is not None and is_go_program(program[1]))
 
 
-def _flag_resolution(claim: Claim, flag: str, facts: CodeFacts) -> Resolution:  # noqa: PLR0911 - one exit per answer
+def _flag_resolution(claim: Claim, flag: str, facts: CodeFacts, *, go: bool) -> Resolution:  # noqa: PLR0911 - one exit per answer
     """A flag is defined by an option declaration of the library code (see flag_evidence), not by its
     text anywhere: a Makefile line of another program, a test passing it, a parameter of that name."""
-    if (declared := declared_flag(flag, facts.flag_declarations)) is not None:
+    if (declared := declared_flag(flag, facts.flag_declarations, attached=not go)) is not None:
         site, how = declared
         return Resolution("verified", how, site.path)
     if (task := task_parameter(flag, claim.after_words, facts)) is not None:

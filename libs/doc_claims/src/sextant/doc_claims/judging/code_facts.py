@@ -301,8 +301,9 @@ class CodeFactsCollector:
             self._aliases.setdefault(path, {}).update(aliases)
         for owner, member in attached_members(payload.text):
             self._attached[owner].add(member)
-        if not is_sample_path(path):  # a test's registrations are not the library's API
-            self._flags.offer_chunk(path, payload.start_line, payload.text)
+        library = not is_sample_path(path)  # a test's registrations are not the library's API
+        self._flags.offer_chunk(path, payload.start_line, payload.text, library=library)
+        if library:
             self._add_registrations(path, payload)
             self._add_name_parts(path, payload)
             for offset, dotted, retired in dotted_string_literals(payload.text):

@@ -14,15 +14,20 @@ other tool's configuration):
 
 A name that only appears elsewhere (a parameter `app` of any function, a Makefile line running
 another program, a test passing the flag) defines no flag.
+
+A script of the repository that a doc runs (`python bench/run.py --rounds 3`, `./scripts/release.sh
+--dry-run`) has options of its own, whatever its folder: its flags are held to what that script (and
+the modules beside it that it imports) writes, not to the library's declarations (`script_flag`).
 """
 
 from __future__ import annotations
 
+import posixpath
 import re
 import sys
 from collections.abc import Iterator, Mapping, Set
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from sextant.doc_claims.judging.argument_lists import top_level
 
@@ -65,6 +70,24 @@ _COMMAND_NAME = re.compile(r"['\"`]([A-Za-z][\w-]*)")
 _PY_DEST = re.compile(r"\bdest\s*=\s*['\"]([A-Za-z_][\w-]*)['\"]")
 _PY_PARAMETER = re.compile(r"(?:^|[(,])\s*\*{0,2}([A-Za-z_]\w*)\s*(?=[:=,)]|$)")
 _TYPER = "typer"
+_MODULE = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
+# Files a doc may run as a script (by an interpreter or by their path): their own options are kept apart.
+_SCRIPT_EXTENSIONS = (*_JS_EXTENSIONS, ".py", ".sh", ".bash", ".zsh", ".rb", ".pl")
+_SHELL_EXTENSIONS = (".sh", ".bash", ".zsh")
+# A module beside the script that it imports: Python's `from index_inputs import …` / `import fetch_cpu`
+# (the script's folder is on its path), JavaScript's `require('./options')` / `from '../lib/args.js'`.
+_PY_SIBLING = re.compile(r"^[ \t]*(?:from[ \t]+([A-Za-z_]\w*)[ \t]+import\b|import[ \t]+([A-Za-z_]\w*)[ \t]*$)", re.M)
+_JS_RELATIVE = re.compile(r"""(?:\brequire\(\s*|\bfrom\s+|\bimport\s+)['"](\.\.?/[^'"\n]+)['"]""")
+# A shell script that hands its arguments on (`exec acme "$@"`): its flags may be any program's.
+_FORWARDS_ARGUMENTS = re.compile(r"\$[@*]|\$\{[@*]\}")
+# Signs that a script reads its own command line, by language: a flag it merely writes may be another
+# program's (`autoflake --in-place …` in a shell script, `subprocess.run(["git", "log", "--oneline"])`).
+_PARSES_OPTIONS = (
+    ((".py",), re.compile(r"\b(?:argparse|optparse|getopt|docopt|click|typer)\b|\bsys\.argv\b|\bfire\.Fire\b")),
+    (_JS_EXTENSIONS, re.compile(r"\bprocess\.argv\b|\b(?:yargs|commander|minimist|meow|parseArgs)\b|\.option\(")),
+    (_SHELL_EXTENSIONS, re.compile(r"\bgetopts?\b|^[ \t]*['\"]?-[-\w|'\"*]*\)|\$\{?[1-9#]", re.M)),
+    ((".rb", ".pl"), re.compile(r"\bARGV\b|\bOptionParser\b|\bGetOptions\b")),
+)
 # A short option written with its value attached (`-Ofair` for `-O fair`, `-j4`): the option is `-O`.
 _ATTACHED_VALUE = re.compile(r"^(-[A-Za-z])[A-Za-z0-9]+$")
 FRAMEWORK_FLAGS = frozenset({"--help", "-h", "--version", "--install-completion", "--show-completion"})
@@ -155,16 +178,32 @@ class FlagDeclarations:
         self._names: dict[str, FlagSite] = {}
         self._commands: set[str] = set()
         self._signatures: list[tuple[str, int, str]] = []
+        self._scripts: dict[str, _ScriptParts] = {}
 
-    def offer_chunk(self, path: str, start_line: int, text: str) -> None:
-        """Take in a chunk of a library code file (the caller leaves tests, examples and docs out)."""
-        if not is_declaring_file(path):
+    def offer_chunk(self, path: str, start_line: int, text: str, *, library: bool = True) -> None:
+        """Take in a chunk of a code file.
+
+        Args:
+            path: The file.
+            start_line: The chunk's first line.
+            text: The chunk's text.
+            library: The file is library code (not a test, an example, a benchmark or a doc): its
+                declarations are the programs'. Any file a doc may run as a script also keeps its own.
+        """
+        declaring = library and is_declaring_file(path)
+        script = path.endswith(_SCRIPT_EXTENSIONS)
+        if not (declaring or script):
             return
-        for offset, name in option_names(path, text):
-            self._keep(sys.intern(name), FlagSite(path, start_line + offset))
-        for line in text.split("\n"):
-            if _COMMAND_LINE.search(line):
-                self._commands.update(_COMMAND_NAME.findall(line))
+        names = [(sys.intern(name), FlagSite(path, start_line + offset)) for offset, name in option_names(path, text)]
+        commands = {
+            name for line in text.split("\n") if _COMMAND_LINE.search(line) for name in _COMMAND_NAME.findall(line)
+        }
+        if declaring:
+            for name, site in names:
+                _keep_first(self._names, name, site)
+            self._commands.update(commands)
+        if script:
+            self._scripts.setdefault(path, _ScriptParts()).take(path, text, names, commands)
 
     def offer_signature(self, path: str, line: int, signature: str) -> None:
         """Take in a Python definition of a library code file: its parameters are options when the file uses Typer."""
@@ -182,15 +221,59 @@ class FlagDeclarations:
         for path, line, signature in self._signatures:
             if _TYPER in bindings.get(path, ()):
                 for name in signature_parameters(signature):
-                    self._keep(sys.intern(name), FlagSite(path, line))
+                    _keep_first(self._names, sys.intern(name), FlagSite(path, line))
         self._signatures.clear()
         unread = tuple(sorted(path for path in files if path not in code_files and _is_unread_program(path)))
-        return DeclaredFlags(self._names, unread, frozenset(self._commands))
+        scripts = {path: parts.frozen() for path, parts in self._scripts.items()}
+        return DeclaredFlags(self._names, unread, frozenset(self._commands), scripts)
 
-    def _keep(self, name: str, site: FlagSite) -> None:
-        known = self._names.get(name)
-        if known is None or site < known:
-            self._names[name] = site
+
+def _keep_first(names: dict[str, FlagSite], name: str, site: FlagSite) -> None:
+    """Keep a name's first declaration (by path, then line), whatever order the chunks come in."""
+    known = names.get(name)
+    if known is None or site < known:
+        names[name] = site
+
+
+@dataclass
+class _ScriptParts:
+    """What the chunks of one script file have shown so far (see ScriptOptions)."""
+
+    names: dict[str, FlagSite] = field(default_factory=dict)
+    commands: set[str] = field(default_factory=set)
+    imports: set[str] = field(default_factory=set)
+    forwards: bool = False
+    parses: bool = False
+
+    def take(self, path: str, text: str, names: list[tuple[str, FlagSite]], commands: set[str]) -> None:
+        """Add one chunk of the script: its option names and command names, its imports, how it reads arguments."""
+        for name, site in names:
+            _keep_first(self.names, name, site)
+        self.commands.update(commands)
+        self.imports.update(_sibling_imports(path, text))
+        shell = path.endswith(_SHELL_EXTENSIONS)
+        self.forwards = self.forwards or (shell and _FORWARDS_ARGUMENTS.search(text) is not None)
+        self.parses = self.parses or _parses_options(path, text)
+
+    def frozen(self) -> ScriptOptions:
+        return ScriptOptions(self.names, frozenset(self.commands), frozenset(self.imports), self.forwards, self.parses)
+
+
+@dataclass(frozen=True)
+class ScriptOptions:
+    """The options one script file writes (any folder: a benchmark's, an example's, a tool's)."""
+
+    names: Mapping[str, FlagSite] = field(default_factory=dict)
+    """Flag or option name → its first place in the file (as DeclaredFlags.names, for this file alone)."""
+    commands: frozenset[str] = frozenset()
+    """Names the file declares (sub)commands by."""
+    imports: frozenset[str] = frozenset()
+    """Repository paths of the modules beside it that it imports (`bench/index/index_inputs.py`)."""
+    forwards: bool = False
+    """A shell script that hands its arguments on (`"$@"`): whose flags they are, it does not say."""
+    parses: bool = False
+    """The file reads its own command line (argparse, click, `sys.argv`, `process.argv`, a shell `case "$1"`):
+    the flags it writes are then its options, not another program's arguments."""
 
 
 @dataclass(frozen=True)
@@ -204,6 +287,8 @@ class DeclaredFlags:
     program's options may be declared there, so an undeclared flag is no contradiction."""
     commands: frozenset[str] = frozenset()
     """Names the library code declares (sub)commands by (`.command("run")`, `add_parser("index")`, `Use:`)."""
+    scripts: Mapping[str, ScriptOptions] = field(default_factory=dict)
+    """Script-shaped code file (`.py`, `.js`, `.sh`, …; any folder) → the options it writes itself."""
 
 
 def _is_unread_program(path: str) -> bool:
@@ -243,7 +328,7 @@ def derived_names(flag: str) -> list[str]:
     return list(dict.fromkeys(name for name in names if name))
 
 
-def declared_flag(flag: str, declared: DeclaredFlags) -> tuple[FlagSite, str] | None:
+def declared_flag(flag: str, declared: DeclaredFlags, *, attached: bool = True) -> tuple[FlagSite, str] | None:
     """Where the library code declares a flag, and how (the flag itself, or the option name it derives
     from), or None when no declaration makes it. `--no-x` is not `--x`'s: commander and argparse make no
     negation of themselves; click spells `--x/--no-x` out, and yargs and Typer derive both from `x`.
@@ -251,14 +336,137 @@ def declared_flag(flag: str, declared: DeclaredFlags) -> tuple[FlagSite, str] | 
     Args:
         flag: The flag as the doc writes it, value removed (`--app`, `-a`, `--no-debug`).
         declared: The library code's declarations.
+        attached: Read `-Ofair` as `-O` with its value attached. Not for a program of Go's `flag`
+            package, where one dash starts every name and `-timeout` is the whole name `timeout`.
     """
-    declarations = declared.names
+    return _declared_in(flag, declared.names, attached=attached)
+
+
+def _declared_in(flag: str, declarations: Mapping[str, FlagSite], *, attached: bool) -> tuple[FlagSite, str] | None:
     if (site := declarations.get(flag)) is not None:
         return site, f"declared in {site.path}:{site.line}"
     for name in derived_names(flag):
         if (site := declarations.get(name)) is not None:
             return site, f"option {name} declared in {site.path}:{site.line} (the flag's derived name)"
-    attached = _ATTACHED_VALUE.match(flag)
-    if attached is not None and (site := declarations.get(option := attached.group(1))) is not None:
+    short = _ATTACHED_VALUE.match(flag) if attached else None
+    if short is not None and (site := declarations.get(option := short.group(1))) is not None:
         return site, f"short option {option} declared in {site.path}:{site.line}, its value attached"
     return None
+
+
+def is_go_program(declared_in: str | None) -> bool:
+    """Whether a program is declared in Go (`cmd/<name>/main.go`, a cobra `Use:`), where a flag's one dash
+    starts a whole name (Go's `flag` package reads `-timeout` as `timeout`, never `-t` with a value)."""
+    return declared_in is not None and declared_in.endswith(".go")
+
+
+def run_script(command: str, files: Set[str], programs: Set[str]) -> str | None:
+    """The repository script a command line runs (`bench/run.py` of `python bench/run.py`, `scripts/release.sh`
+    of `./scripts/release.sh`, `flask/cli.py` of `python -m flask.cli`), or None when the command is no file
+    of the tree or stands for a declared program (`./bin/mocha`, `node_modules/mocha/bin/mocha` and
+    `python -m flask` are the `mocha` and `flask` programs, judged as such).
+
+    Args:
+        command: The program of the line as written (a path, a file name run by an interpreter, or a
+            module run with `-m`).
+        files: Every file of the tree.
+        programs: The programs the repository declares.
+    """
+    path = posixpath.normpath(command.split("#", 1)[0]).removeprefix("./") if command else ""
+    if _MODULE.match(command) and path not in files:
+        # `-m` runs a module's file, or a package's `__main__`, from the top level or a `src/` folder.
+        module = command.replace(".", "/")
+        candidates = (f"{root}{module}{end}" for root in ("", "src/") for end in (".py", "/__main__.py"))
+        path = next((candidate for candidate in candidates if candidate in files), "")
+    if not path or path.startswith(("../", "/")) or "node_modules/" in command or path not in files:
+        return None
+    name = path.rsplit("/", 1)[-1]
+    return None if name.split(".", 1)[0] in programs else path
+
+
+ScriptStatus = Literal["verified", "contradicted", "unverifiable"]
+
+
+def script_flag(  # noqa: PLR0911 - one exit per answer
+    flag: str, script: str, words: tuple[str, ...], declared: DeclaredFlags, *, firm: bool
+) -> tuple[ScriptStatus, str, str | None]:
+    """How a flag given to one of the repository's scripts stands: (status, evidence, file).
+
+    The script's own option declarations decide (its strings and those of the modules beside it that it
+    imports), whatever its folder. A flag it does not declare is contradicted only when the script is
+    read and declares options at all: a script that writes none takes its options from code it calls, and
+    one the check cannot read may declare any.
+
+    Args:
+        flag: The flag (value removed).
+        script: The script's repository path (see run_script).
+        words: The words before the flag on its line (a subcommand may own it).
+        declared: The repository's declarations.
+        firm: The doc is firm about the flag (a long flag on a command line).
+    """
+    options = _script_options(script, declared)
+    if options is None:
+        return "unverifiable", f"{script} runs it, and the check does not read {script}", None
+    if (found := _declared_in(flag, options.names, attached=True)) is not None:
+        site, how = found
+        return "verified", f"{script} runs it: {how}", site.path
+    if flag in FRAMEWORK_FLAGS:
+        return "unverifiable", f"{script} declares no {flag}; CLI frameworks provide it", None
+    written = sorted((site, name) for name, site in options.names.items() if name.startswith("-"))
+    library = declared_flag(flag, declared)
+    if not written or not options.parses or options.forwards:
+        how = "hands its arguments on" if options.forwards else "reads no option of its own"
+        also = f" ({flag} is declared in {library[0].path}:{library[0].line})" if library else ""
+        return "unverifiable", f"{script} runs it and {how}: its options come from what it calls{also}", None
+    if (word := next((w for w in words if w not in options.commands), None)) is not None:
+        return "unverifiable", f"{script} declares no {flag}; it follows {word}, which it declares no command by", None
+    if library is not None:
+        where = f"{library[0].path}:{library[0].line}"
+        return "unverifiable", f"{script} declares no {flag}, but the library does ({where}), which it may call", None
+    site, first = written[0]
+    others = f"{first} at {site.path}:{site.line}" + (f" and {len(written) - 1} more" if len(written) > 1 else "")
+    status: ScriptStatus = "contradicted" if firm and not _short_in_shell(flag, script) else "unverifiable"
+    return status, f"{script} runs it and declares its own options ({others}), not {flag}", None
+
+
+def _short_in_shell(flag: str, script: str) -> bool:
+    """A one-letter flag of a shell script: `getopts "nv"` and `-n)` declare it without writing `'-n'`."""
+    return not flag.startswith("--") and len(flag) == 2 and not script.endswith((*_JS_EXTENSIONS, ".py"))
+
+
+def _script_options(script: str, declared: DeclaredFlags) -> ScriptOptions | None:
+    """A read script's options, merged with those of the modules beside it that it imports; None when unread."""
+    own = declared.scripts.get(script)
+    if own is None:
+        return None
+    names = dict(own.names)
+    commands = set(own.commands)
+    parses = own.parses
+    for path in own.imports:
+        sibling = declared.scripts.get(path)
+        if sibling is None:
+            continue
+        for name, site in sibling.names.items():
+            names.setdefault(name, site)
+        commands |= sibling.commands
+        parses = parses or sibling.parses
+    return ScriptOptions(names, frozenset(commands), own.imports, own.forwards, parses)
+
+
+def _parses_options(path: str, text: str) -> bool:
+    return any(path.endswith(suffixes) and pattern.search(text) is not None for suffixes, pattern in _PARSES_OPTIONS)
+
+
+def _sibling_imports(path: str, text: str) -> set[str]:
+    """Repository paths a chunk of a script may import from beside it (each candidate file name)."""
+    folder = path.rpartition("/")[0]
+    found: set[str] = set()
+    if path.endswith((".py", ".pyi")):
+        for match in _PY_SIBLING.finditer(text):
+            module = match.group(1) or match.group(2)
+            found.add(posixpath.join(folder, f"{module}.py"))
+    elif path.endswith(_JS_EXTENSIONS):
+        for relative in _JS_RELATIVE.findall(text):
+            base = posixpath.normpath(posixpath.join(folder, relative))
+            found.update(base + suffix for suffix in ("", ".js", ".mjs", ".cjs", ".ts", "/index.js"))
+    return found

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from sextant.doc_claims.claims.name_shapes import is_external, looks_like_path
+from sextant.doc_claims.claims.shell_commands import reads_as_command
 from sextant.doc_claims.syntax.code_blocks import block_mentions
 from sextant.doc_claims.syntax.mentions import Mention, mask_spans
 from sextant.doc_claims.syntax.rst_fields import parameter_field_mentions
@@ -132,9 +133,29 @@ def _blocks(text: str) -> tuple[list[Mention], str]:
                 continue
             language = opening.group(2) if has_language else ""
             body, stop = _indented_body(text, opening.end(), len(opening.group(1).expandtabs()))
-            mentions.extend(block_mentions(language, body))
+            found = block_mentions(language, body)
+            if not has_language and not any(mention.form == "shell" for mention in found):
+                found += _unprompted_commands(body)
+            mentions.extend(found)
             spans.append((opening.end(), stop))
     return mentions, mask_spans(text, spans)
+
+
+def _unprompted_commands(body: list[tuple[int, str]]) -> list[Mention]:
+    """The command lines of a `::` literal block that shows no prompt (`flask --app=hello run`), which
+    would otherwise read as output; continuation lines (`\\`) are joined (see reads_as_command)."""
+    commands: list[Mention] = []
+    pending: tuple[int, str] | None = None
+    for offset, line in body:
+        start = offset + len(line) - len(line.lstrip())
+        pending = (pending[0], f"{pending[1]} {line.strip()}") if pending is not None else (start, line.strip())
+        if pending[1].endswith("\\"):
+            pending = (pending[0], pending[1][:-1].rstrip())
+            continue
+        if reads_as_command(pending[1]):
+            commands.append(Mention(pending[0], pending[0] + len(pending[1]), pending[1], "shell"))
+        pending = None
+    return commands
 
 
 def _indented_body(text: str, start: int, indent: int) -> tuple[list[tuple[int, str]], int]:
