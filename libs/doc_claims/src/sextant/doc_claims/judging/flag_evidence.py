@@ -406,18 +406,23 @@ def script_flag(  # noqa: PLR0911 - one exit per answer
     """
     options = _script_options(script, declared)
     if options is None:
-        return "unverifiable", f"{script} runs it, and the check does not read {script}", None
+        return "unverifiable", f"a flag of the script {script}, which the check does not read", None
     if (found := _declared_in(flag, options.names, attached=True)) is not None:
         site, how = found
-        return "verified", f"{script} runs it: {how}", site.path
+        return "verified", f"an option of the script {script}: {how}", site.path
     if flag in FRAMEWORK_FLAGS:
         return "unverifiable", f"{script} declares no {flag}; CLI frameworks provide it", None
     written = sorted((site, name) for name, site in options.names.items() if name.startswith("-"))
     library = declared_flag(flag, declared)
     if not written or not options.parses or options.forwards:
-        how = "hands its arguments on" if options.forwards else "reads no option of its own"
+        how = "writes no flag of its own" if options.parses else "reads no option of its own"
+        how = "hands its arguments on" if options.forwards else how
         also = f" ({flag} is declared in {library[0].path}:{library[0].line})" if library else ""
-        return "unverifiable", f"{script} runs it and {how}: its options come from what it calls{also}", None
+        return (
+            "unverifiable",
+            f"a flag of the script {script}, which {how}: its options come from what it calls{also}",
+            None,
+        )
     if (word := next((w for w in words if w not in options.commands), None)) is not None:
         return "unverifiable", f"{script} declares no {flag}; it follows {word}, which it declares no command by", None
     if library is not None:
@@ -426,7 +431,7 @@ def script_flag(  # noqa: PLR0911 - one exit per answer
     site, first = written[0]
     others = f"{first} at {site.path}:{site.line}" + (f" and {len(written) - 1} more" if len(written) > 1 else "")
     status: ScriptStatus = "contradicted" if firm and not _short_in_shell(flag, script) else "unverifiable"
-    return status, f"{script} runs it and declares its own options ({others}), not {flag}", None
+    return status, f"the script {script} reads its own options ({others}) and declares no {flag}", None
 
 
 def _short_in_shell(flag: str, script: str) -> bool:
