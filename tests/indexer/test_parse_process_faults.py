@@ -20,10 +20,15 @@ from typing import Any
 
 import pytest
 
+from sextant.bootstrap import service_spec
+from sextant.bus import Bus, EmbeddedNats, RunFailedError, await_result, build_broker, start_routers
+from sextant.contracts import ChunksIndexed, EventParked, StageFailed
 from sextant.embedding import SparseEncoder
+from sextant.indexer.app import SERVICE, handler_for
 from sextant.indexer.discovery import DiscoveryRules
 from sextant.indexer.parse_process import BlobToParse, ParsedChunks, ParseProcess, ParseProcessError, ParseRequest
 
+from ..support.bus import FAST
 from ..support.processes import is_gone
 from .conftest import IndexHarness, make_deps, open_store
 from .test_parse_process import UpsertRecordingStore, comparable, varied_repository, wait_for
@@ -153,6 +158,29 @@ async def test_files_two_workers_die_on_fail_the_run_by_name_and_the_next_run_is
     indexed = await both_ways.worker.run()
     assert indexed.failed_files == [] or all("parse failed" not in file.reason for file in indexed.failed_files)
     await both_ways.assert_same_points()
+
+
+async def test_through_the_bus_files_two_workers_die_on_end_the_run_with_a_failure_naming_them(
+    both_ways: BothWays, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    faulty_workers(monkeypatch, "die-on-answer")
+    harness = both_ways.worker
+    request = harness.request()
+    with EmbeddedNats(tmp_path / "nats") as server:
+        bus = Bus(build_broker(server.url), delivery=FAST)  # three deliveries, then StageFailed
+        await start_routers(bus, [service_spec(SERVICE, handler_for(harness.deps))])
+        try:
+            with pytest.raises(RunFailedError) as failed:
+                await await_result(bus, harness.recency(request), ChunksIndexed, quiet_seconds=GIVE_UP_SECONDS)
+        finally:
+            await bus.close()
+    # The run's waiter hears the parking record or the StageFailed first (the bus publishes both).
+    failure = failed.value.event
+    assert isinstance(failure, StageFailed | EventParked)
+    assert failure.run_id == request.run_id
+    assert "ParseProcessError: the parse process died 2 times on the same files" in failure.reason
+    assert "INDEX_EXCLUDE" in failure.reason
+    assert "pkg/module_0.py" in str(failed.value)  # what the person reads names the files
 
 
 async def test_a_worker_killed_mid_run_is_replaced_and_the_run_is_whole(
