@@ -180,6 +180,9 @@ Bootsteps
     class StateStep(bootsteps.StartStopStep):
         requires = ('acme.worker.components:Statedb', 'acme.backends.redis.RedisBackend')
 
+    class ScaleStep(bootsteps.StartStopStep):
+        requires = ('acme.worker.autoscaler:Autoscaler', 'acme.plugins:Plugin')
+
     app.conf.task_routes = {'proj.tasks.add': {'queue': 'hipri'}}
     app.conf.broker_transport = 'kombu.transport.redis:Transport'
     app.conf.result_backend = 'https://acme.example.com/results'
@@ -201,6 +204,9 @@ def test_an_import_path_a_sample_writes_as_a_string_is_a_claim_through_our_own_p
     git_repo.write("acme/worker/__init__.py", '"""The worker."""\n')
     git_repo.write("acme/worker/components.py", "class Hub:\n    pass\n\n\nclass StateDB:\n    pass\n")
     git_repo.write("acme/worker/autoreload.py", "class Autoreloader:\n    pass\n")
+    git_repo.write("acme/worker/autoscale.py", "class Autoscaler:\n    pass\n")
+    git_repo.write("acme/plugins/__init__.py", "")  # empty: no module of the index, yet a file of the tree
+    git_repo.write("acme/plugins/base.py", "class Plugin:\n    pass\n")
     git_repo.write("acme/backends/__init__.py", '"""Result backends."""\n')
     git_repo.write("acme/backends/redis.py", "class RedisBackend:\n    pass\n")
     git_repo.write("examples/proj/__init__.py", '"""An example project."""\n')
@@ -219,6 +225,12 @@ def test_an_import_path_a_sample_writes_as_a_string_is_a_claim_through_our_own_p
     assert reloader.removed_by is not None
     # An entry point is as firm as an import: the module it names lacks the attribute.
     assert found["acme.worker.components:Statedb"].status == "contradicted"
+    # The module an entry point names must exist, whatever the bare class name finds elsewhere.
+    scaler = found["acme.worker.autoscaler:Autoscaler"]
+    assert scaler.status == "contradicted", scaler.evidence
+    assert "no module acme.worker.autoscaler" in scaler.evidence
+    assert "acme/worker/autoscale.py" in scaler.evidence
+    assert found["acme.plugins:Plugin"].status != "contradicted"
     # An example project's task name, another package's path, a URL and a file name are no claims.
     for not_claims in ("proj.tasks.add", "kombu.transport.redis:Transport", "acme.example.com", "acme.worker.log"):
         assert not any(not_claims in ref for ref in found), not_claims

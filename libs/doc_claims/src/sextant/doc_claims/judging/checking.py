@@ -144,7 +144,32 @@ def _resolve_for(claim: Claim, facts: CodeFacts) -> Resolution:
     """Resolve a claim; a code sample's name keeps no definition site, so it never joins the (budgeted)
     comparison of definitions: the sample's signatures are the API directives' and prose's to claim."""
     resolution = resolve(claim, facts)
+    if resolution.status == "verified" and (missing := _missing_entry_point_module(claim, facts)) is not None:
+        resolution = missing
     return dataclasses.replace(resolution, site=None) if claim.in_sample else resolution
+
+
+def _missing_entry_point_module(claim: Claim, facts: CodeFacts) -> Resolution | None:
+    """An entry point's module (`acme.worker.autoscaler` of `'acme.worker.autoscaler:Autoscaler'`) that no
+    file of the tree is, under a package of ours that is: the import fails, whatever the bare name finds."""
+    module = claim.ref.split(":", 1)[0]
+    if not claim.in_string or ":" not in claim.ref or module in facts.import_modules:
+        return None
+    parts = module.split(".")
+    parents = [".".join(parts[:cut]) for cut in range(len(parts) - 1, 0, -1)]
+    parent = next((name for name in parents if name in facts.import_modules), None)
+    folder = "/".join(parts)
+    if parent is None or any(
+        f"{root}{folder}{suffix}" in facts.files for root in ("", "src/", "lib/") for suffix in (".py", "/__init__.py")
+    ):
+        return None  # a file the index does not hold as a module (an empty `__init__.py`): the name decides
+    name = claim.target.rsplit(".", 1)[-1]
+    found = f"; {name} is {_defined(sites)}" if (sites := facts.symbols.get(name)) else ""
+    return Resolution(
+        "contradicted",
+        f"no module {module} in this repository (module {parent} is {facts.import_modules[parent]}){found}",
+        absent_scope=parent,
+    )
 
 
 def own_names(facts: CodeFacts) -> frozenset[str]:
