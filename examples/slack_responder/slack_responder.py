@@ -106,23 +106,36 @@ def _code(text: str) -> str:
 
 
 def claim_evidence(claim: DocClaim) -> str:
-    """What the code says about one claim, with history where the check found it."""
-    parts = [escape(claim.evidence)]
-    if claim.removed_by:
+    """What the code says about one claim, with history where the check found it.
+
+    The evidence sentence usually says already which commit removed the name and what replaced it;
+    the structured fields add only what it leaves out, so nothing is said twice.
+    """
+    evidence = claim.evidence
+    parts = [escape(evidence)]
+    sha = claim.removed_by.split(maxsplit=1)[0] if claim.removed_by else ""
+    if claim.removed_by and sha not in evidence:
         when = f" on {escape(claim.removed_at)}" if claim.removed_at else ""
         parts.append(f"removed by {escape(claim.removed_by)}{when}")
-    if claim.replacement:
+    if claim.replacement and "now " not in evidence:
         parts.append(f"now {_code(claim.replacement)}")
-    if claim.changed:
+    if claim.changed and claim.changed not in evidence:
         parts.append(escape(claim.changed))
     return "; ".join(part for part in parts if part)
 
 
 def claim_line(claims: Sequence[DocClaim]) -> str:
-    """The findings of one doc line as one Slack list item (a command line can hold several refs)."""
+    """The findings of one doc line as one Slack list item (a command line can hold several refs).
+
+    With several refs on the line, each ref's evidence is named after it, so the reader can tell
+    which evidence belongs to which name.
+    """
     first = claims[0]
     refs = ", ".join(_code(claim.ref) for claim in claims)
-    evidence = "; ".join(dict.fromkeys(claim_evidence(claim) for claim in claims))
+    if len(claims) == 1:
+        evidence = claim_evidence(first)
+    else:
+        evidence = "; ".join(f"{_code(claim.ref)}: {claim_evidence(claim)}" for claim in claims)
     return f"• {_code(f'{first.doc}:{first.line}')} {refs} — *{first.status}*: {evidence}"
 
 

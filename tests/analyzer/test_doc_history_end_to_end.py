@@ -16,6 +16,7 @@ import msgspec
 from sextant.analyzer.config import AnalyzerSettings
 from sextant.contracts import DocClaim, RepoRef
 from sextant.doc_claims import ClaimFinding, HistoryLocations, check_docs, doc_claim
+from sextant.doc_claims.event_claims import STATUS_ORDER
 from sextant.doc_claims.sources.repository import read_snapshot
 from sextant.gitsource import RepoMirror, RepoSource
 from sextant.gitsource.history_access import open_history
@@ -44,6 +45,8 @@ async def test_a_function_a_later_commit_removed_is_contradicted_with_its_remova
     assert stale.evidence.startswith("defined in app/sessions.py until 2026-05-01; removed by ")
     assert claims[("docs/usage.md", "open_session()")].status == "verified"
     assert f"removed by {removal} 'rename and document'" in analysis.sections["Documentation Accuracy"]
+    ranks = [STATUS_ORDER.index(c.status) for c in analysis.doc_claims]
+    assert ranks == sorted(ranks)  # the event lists what needs fixing first, as the section does
 
 
 async def test_with_history_turned_off_a_bare_absent_name_is_left_open_and_says_why(

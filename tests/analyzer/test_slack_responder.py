@@ -15,7 +15,10 @@ import pytest
 
 from sextant.bus import Bus, EmbeddedNats, build_broker
 from sextant.contracts import AnalysisCompleted, DocClaim, RepoRef, event_id_for, utc_now_iso
+from sextant.doc_claims import check_repository, doc_claims
 
+from ..conftest import GitRepo
+from ..doc_claims.test_history_evidence import renamed_history
 from ..support.events import doc_claim
 
 SECRET_PATH = "/services/T0000/B0000/XXXXsecretXXXX"
@@ -157,10 +160,26 @@ def test_findings_contradicted_first_one_line_per_doc_line_with_history(slack_re
     ]  # fmt: skip
     text = slack_responder.accuracy_text(analysis(doc_claims=claims))
     lines = text.splitlines()
-    assert lines[1].startswith("• `a.md:4` `run --a`, `run --b` — *contradicted*: gone; gone; removed by")
+    assert lines[1].startswith(
+        "• `a.md:4` `run --a`, `run --b` — *contradicted*: `run --a`: gone; `run --b`: gone; removed by"
+    )
     assert "on 2024-12-04; now `run --c`" in lines[1]
     assert lines[2].startswith("• `a.md:9` `old_flag` — *outdated*: e; lost x")
     assert len(lines) == 3
+
+
+def test_history_evidence_of_a_real_check_is_said_once(slack_responder: Any, git_repo: GitRepo) -> None:
+    renamed_history(git_repo)
+    rename = git_repo.git("log", "--format=%h", "--grep=Rename").strip()
+    claims = doc_claims(check_repository(git_repo.root).findings)
+
+    text = slack_responder.accuracy_text(analysis(doc_claims=claims))
+
+    line = next(line for line in text.splitlines() if line.startswith("• `docs/sessions.md:3`"))
+    assert line.count(rename) == 2  # once per ref on the line, never repeated from the structured fields
+    assert line.count("now ") == 2
+    assert "`SyncSession`: defined in acme/session.py until 2019-05-11; removed by" in line
+    assert line.index("`SyncSession.refresh()`:") > line.index("`SyncSession`:")
 
 
 def test_without_claims_the_section_text_is_posted(slack_responder: Any) -> None:

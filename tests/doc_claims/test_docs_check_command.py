@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -51,3 +52,49 @@ def test_docs_check_exits_0_when_nothing_is_contradicted(git_repo: GitRepo) -> N
 def test_docs_check_refuses_a_folder_that_is_not_a_repository(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["docs-check", str(tmp_path)])
     assert result.exit_code == 2
+
+
+LONG_DOC = (
+    "# Sessions\n\n"
+    + "".join(f"Paragraph {n} about sessions.\n\n" for n in range(120))  # blank lines: common in a long doc
+    + "Create a `SyncSession` first, then use the SyncSession.\n"
+    + "\n"
+    + "Then close the `SyncSession`."  # the last line, without a newline
+)
+
+
+def test_the_suggested_diff_touches_only_changed_lines_and_applies_with_git(git_repo: GitRepo) -> None:
+    git_repo.write("acme/__init__.py", "")
+    git_repo.write("acme/session.py", "class SyncSession:\n    pass\n")
+    git_repo.write("docs/long.md", LONG_DOC)
+    git_repo.commit("Add sessions", date="2019-01-02T10:00:00+00:00")
+    git_repo.write("acme/session.py", "class Session:\n    pass\n")
+    git_repo.commit("Rename SyncSession to Session", date="2019-05-11T10:00:00+00:00")
+
+    fix = CliRunner().invoke(app, ["docs-check", str(git_repo.root), "--fix"])
+
+    assert fix.exit_code == 1
+    diff = fix.output
+    changed = [line for line in diff.splitlines() if line[:1] in "+-" and not line.startswith(("---", "+++"))]
+    assert changed == [
+        "-Create a `SyncSession` first, then use the SyncSession.",
+        "+Create a `Session` first, then use the Session.",
+        "-Then close the `SyncSession`.",
+        "+Then close the `Session`.",
+    ]  # the blank line between them is context, not removed and added again
+    assert diff.count("\\ No newline at end of file") == 2
+    patch = git_repo.root.parent / "fix.diff"
+    patch.write_text(diff)
+    applied = subprocess.run(
+        ["git", "-C", str(git_repo.root), "apply", "--check", str(patch)], check=False, capture_output=True, text=True
+    )
+    assert applied.returncode == 0, applied.stderr
+    assert "SyncSession" in (git_repo.root / "docs/long.md").read_text()  # never applied by itself
+
+
+def test_docs_check_says_a_file_is_not_a_repository(tmp_path: Path) -> None:
+    readme = tmp_path / "README.md"
+    readme.write_text("# Not a repository\n")
+    result = CliRunner().invoke(app, ["docs-check", str(readme)])
+    assert result.exit_code == 2
+    assert "is a file, not a repository folder" in result.output

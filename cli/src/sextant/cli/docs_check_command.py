@@ -35,6 +35,9 @@ def docs_check(
     if ":/" in str(repo) or str(repo).startswith("git@"):  # a URL, with its // folded by Path
         typer.echo("sextant docs-check: it reads a local repository, not a URL: clone it and pass the folder", err=True)
         raise typer.Exit(2)
+    if repo.is_file():  # git would call it missing; the person should hear what it is
+        typer.echo(f"sextant docs-check: '{repo}' is a file, not a repository folder", err=True)
+        raise typer.Exit(2)
     try:
         report = check_repository(repo, commit)
     except GitSourceError as error:

@@ -7,6 +7,9 @@ from collections.abc import Iterable
 from sextant.contracts import DocClaim
 from sextant.doc_claims.judging.finding import ClaimFinding
 
+STATUS_ORDER = ("contradicted", "outdated", "unverifiable", "verified")
+"""How findings are listed everywhere a person or a model reads them: what needs fixing first."""
+
 
 def doc_claim(finding: ClaimFinding) -> DocClaim:
     """The event's form of one finding.
@@ -32,12 +35,14 @@ def doc_claim(finding: ClaimFinding) -> DocClaim:
 
 
 def doc_claims(findings: Iterable[ClaimFinding]) -> list[DocClaim]:
-    """The event's form of findings, in their order.
+    """The event's form of findings, in the order the report reads: what needs fixing first.
 
     Args:
-        findings: Doc-claim findings (a report's, ordered as it lists them).
+        findings: Doc-claim findings (a report's).
 
     Returns:
-        One DocClaim per finding.
+        One DocClaim per finding: contradicted, then outdated, then unverifiable, then verified;
+        by doc and line within each (the order is stable, so a subscriber can show the head of the list).
     """
-    return [doc_claim(finding) for finding in findings]
+    ordered = sorted(findings, key=lambda f: (STATUS_ORDER.index(f.status), f.doc, f.line))
+    return [doc_claim(finding) for finding in ordered]

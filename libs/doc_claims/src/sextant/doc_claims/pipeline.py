@@ -17,17 +17,22 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+import msgspec
+
 from sextant.chunkstore.payload import ChunkPayload
 from sextant.doc_claims.claims.extraction import extract_claims
 from sextant.doc_claims.claims.history_docs import is_history_doc, is_non_prose, older_version_docs
 from sextant.doc_claims.judging.checking import check_claims
 from sextant.doc_claims.judging.code_facts import CodeFactsCollector
 from sextant.doc_claims.judging.definition_changes import DocLines
+from sextant.doc_claims.judging.env_files import ENV_SETTINGS_LANGUAGE
 from sextant.doc_claims.judging.repository_history import RepositoryHistory
 from sextant.doc_claims.report.summary import DocCheckReport, build_report
 from sextant.doc_claims.sources.doc_texts import DocTextCollector
 from sextant.doc_claims.sources.repository import read_snapshot
+from sextant.doc_rules.kinds import chunk_kind
 from sextant.gitsource.history_access import open_history
+from sextant.parsing import language_for_path
 
 HISTORY_OFF = "history not read: the check was asked to judge the head alone"
 """The history note when history is turned off on purpose (`use_history=False`, ANALYSIS_DOC_HISTORY=false)."""
@@ -56,7 +61,7 @@ def check_docs(
     readable = history is not None and history.repo is not None
     facts_collector, docs_collector = CodeFactsCollector(file_tokens=readable), DocTextCollector()
     for payload in payloads:
-        facts_collector.add(payload)
+        facts_collector.add(_as_code_fact(payload))
         docs_collector.add(payload)
     if tree_paths is None and history is not None:
         tree_paths = history.tree_paths()
@@ -78,6 +83,20 @@ def check_docs(
         skipped_docs=skipped,
         history_note=history.note if history is not None else None,
     )
+
+
+def _as_code_fact(payload: ChunkPayload) -> ChunkPayload:
+    """The payload as the code's facts take it: a changelog kept as plain text counts as a file only.
+
+    The index keeps extension-less history files (`CHANGES`, `NEWS`) as text chunks; their entries
+    name what the code had when each was written, so a name they mention is no evidence that the
+    code has it. The repository door never reads such files, and both doors must judge alike.
+    """
+    path = payload.path
+    plain_text = chunk_kind(path) == "code" and language_for_path(path) is None
+    if plain_text and payload.language != ENV_SETTINGS_LANGUAGE and is_history_doc(path):
+        return msgspec.structs.replace(payload, text="")
+    return payload
 
 
 def check_repository(path: str | Path, commit: str | None = None, *, use_history: bool = True) -> DocCheckReport:

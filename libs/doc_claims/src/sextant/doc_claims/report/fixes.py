@@ -16,6 +16,10 @@ from sextant.doc_claims.judging.finding import ClaimFinding
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 
 
+_CONTEXT = 3
+"""Unchanged lines shown around each change, as `diff -u` shows them."""
+
+
 def suggest_fixes(findings: list[ClaimFinding], docs: Mapping[str, str]) -> str:
     """A unified diff of every doc line whose stale name has a known replacement.
 
@@ -24,25 +28,74 @@ def suggest_fixes(findings: list[ClaimFinding], docs: Mapping[str, str]) -> str:
         docs: Doc path → its text.
 
     Returns:
-        The diff (`--- a/doc`, `+++ b/doc` per doc), empty when nothing has a replacement.
+        The diff (`--- a/doc`, `+++ b/doc` per doc, hunks of changed lines only), empty when
+        nothing has a replacement. It applies with `git apply` at the checked commit.
     """
-    edits: dict[str, dict[int, list[tuple[str, str]]]] = defaultdict(lambda: defaultdict(list))
+    edits: dict[str, dict[int, list[tuple[str, str, str]]]] = defaultdict(lambda: defaultdict(list))
     for finding in findings:
         if finding.status != "contradicted" or not finding.replacement or finding.doc not in docs:
             continue
         old = stale_name(finding.ref, finding.replacement)
         if old is not None:
-            edits[finding.doc][finding.line].append((old, finding.replacement))
+            edits[finding.doc][finding.line].append((finding.ref, old, finding.replacement))
     chunks = []
     for doc in sorted(edits):
         before = docs[doc].splitlines(keepends=True)
         after = list(before)
-        for line, pairs in edits[doc].items():
+        for line, renames in edits[doc].items():
             if 0 < line <= len(after):
-                for old, new in pairs:
-                    after[line - 1] = re.sub(rf"(?<![\w$]){re.escape(old)}(?![\w$])", new, after[line - 1])
-        chunks.append("".join(difflib.unified_diff(before, after, f"a/{doc}", f"b/{doc}")))
+                for ref, old, new in renames:
+                    after[line - 1] = _rename_in_line(after[line - 1], ref, old, new)
+        if after != before:
+            chunks.append(f"--- a/{doc}\n+++ b/{doc}\n" + "".join(_hunks(before, after)))
     return "".join(chunks)
+
+
+def _rename_in_line(text: str, ref: str, old: str, new: str) -> str:
+    """The line with `old` renamed inside each place it writes `ref`; anywhere on it when the ref is not found."""
+    word = re.compile(rf"(?<![\w$]){re.escape(old)}(?![\w$])")
+    if ref not in text:
+        return word.sub(new, text)
+    return re.sub(re.escape(ref), lambda match: word.sub(new, match.group(0)), text)
+
+
+def _hunks(before: list[str], after: list[str]) -> list[str]:
+    """Unified-diff hunks for two versions of a text that differ only inside lines (same line count).
+
+    Written here rather than by difflib, whose matcher treats lines as common as blank ones as junk
+    in a long doc and so shows unchanged lines as removed and added again.
+    """
+    changed = [i for i, (old, new) in enumerate(zip(before, after, strict=True)) if old != new]
+    groups: list[list[int]] = []
+    for index in changed:
+        if groups and index - groups[-1][-1] <= 2 * _CONTEXT + 1:
+            groups[-1].append(index)
+        else:
+            groups.append([index])
+    hunks = []
+    for group in groups:
+        start, end = max(0, group[0] - _CONTEXT), min(len(before), group[-1] + _CONTEXT + 1)
+        lines = [f"@@ -{start + 1},{end - start} +{start + 1},{end - start} @@\n"]
+        index = start
+        while index < end:
+            if before[index] == after[index]:
+                lines.append(_diff_line(" ", before[index]))
+                index += 1
+                continue
+            run = index
+            while run < end and before[run] != after[run]:
+                run += 1
+            lines.extend(_diff_line("-", text) for text in before[index:run])
+            lines.extend(_diff_line("+", text) for text in after[index:run])
+            index = run
+        hunks.append("".join(lines))
+    return hunks
+
+
+def _diff_line(mark: str, text: str) -> str:
+    if text.endswith("\n"):
+        return mark + text
+    return f"{mark}{text}\n\\ No newline at end of file\n"
 
 
 def stale_name(ref: str, replacement: str) -> str | None:
