@@ -207,15 +207,29 @@ async def test_a_worker_killed_mid_run_is_replaced_and_the_run_is_whole(
 
 def test_a_stopped_worker_is_ended_after_its_answer_limit_and_a_new_one_answers() -> None:
     client = ParseProcess(answer_seconds=1.0)
+    files = [BlobToParse("a.py", b"def f():\n    return 1\n")]
+    request = ParseRequest(files, 1 << 20, 2000, pickle.dumps(SparseEncoder()))
     try:
-        client.start()
+        client.submit(request).result(GIVE_UP_SECONDS)  # the worker is ready: what follows is no slow start
         stopped = client.pid
         assert stopped is not None
         os.kill(stopped, signal.SIGSTOP)  # alive, holding the request, answering nothing
-        files = [BlobToParse("a.py", b"def f():\n    return 1\n")]
-        reply = client.submit(ParseRequest(files, 1 << 20, 2000, pickle.dumps(SparseEncoder()))).result(GIVE_UP_SECONDS)
+        reply = client.submit(request).result(GIVE_UP_SECONDS)
         assert isinstance(reply.outcomes[0], ParsedChunks)
         wait_for(lambda: is_gone(stopped), "the stopped worker was ended")
         assert client.pid not in {None, stopped}
+    finally:
+        client.close()
+
+
+def test_a_worker_slower_to_start_than_the_answer_limit_is_waited_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    faulty_workers(monkeypatch, "slow-start")  # every worker takes 3 s to start, longer than its answer limit
+    client = ParseProcess(answer_seconds=1.0)
+    files = [BlobToParse("a.py", b"def f():\n    return 1\n")]
+    try:
+        reply = client.submit(ParseRequest(files, 1 << 20, 2000, pickle.dumps(SparseEncoder()))).result(GIVE_UP_SECONDS)
+        assert isinstance(reply.outcomes[0], ParsedChunks)
+        assert not client.parses_in_place
+        assert client.pid is not None
     finally:
         client.close()

@@ -8,6 +8,7 @@ this module stands between its stdout and the pipe to the indexer, forwarding fr
 ``SEXTANT_TEST_PARSE_FAULT`` says which fault:
 
 - ``exit-at-start``: the interpreter exits (status 3) before the worker runs, as a broken environment does;
+- ``slow-start``: the interpreter takes ``SLOW_START_SECONDS`` before the worker runs, as on a loaded machine;
 - ``banner``: a line is printed on stdout before the worker runs (a chatty module), then the worker runs;
 - ``garbage-answer``: the first answer's bytes are replaced by bytes that are no msgpack;
 - ``truncated-answer``: half of the first answer is written, then the process exits;
@@ -22,8 +23,10 @@ import os
 import struct
 import sys
 import threading
+import time
 
 HEADER = struct.Struct("!Q")
+SLOW_START_SECONDS = 3.0
 
 
 def _is_parse_worker() -> bool:
@@ -88,6 +91,8 @@ def _misbehave() -> None:
         return
     if fault == "exit-at-start":
         os._exit(3)
+    elif fault == "slow-start":
+        time.sleep(SLOW_START_SECONDS)
     elif fault == "banner":
         _write_all(1, b"a module says hello on stdout\n")
     else:

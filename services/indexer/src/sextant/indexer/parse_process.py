@@ -61,7 +61,11 @@ wrong length below this costs no memory: the read ends with the worker)."""
 READ_PIECE_BYTES = 1 << 20
 ANSWER_SECONDS = 300.0
 """A worker holding requests that answers nothing for this long is stuck (a parser looping on a file):
-it is ended and its requests go to a new worker. A slice of 32 files at the size cap parses in seconds."""
+it is ended and its requests go to a new worker. A slice of 32 files at the size cap parses in seconds.
+Counted from the worker's ready frame: its start is held to ``START_SECONDS``."""
+START_SECONDS = 60.0
+"""How long a worker given requests may take to send its ready frame (a loaded machine starts an
+interpreter slowly) before it counts as a start that failed."""
 WATCH_SECONDS = 1.0
 """How often the watchdog looks (it never waits longer than the limit it enforces)."""
 START_ATTEMPTS = 2
@@ -159,7 +163,7 @@ class _Worker:
     ended: threading.Event = field(default_factory=threading.Event)
     closing: bool = False
     last_heard: float = field(default_factory=time.monotonic)
-    """When the worker last answered, or was given work while idle."""
+    """When the worker was started, became ready, last answered, or was given work while idle."""
 
 
 class ParseProcess:
@@ -172,16 +176,18 @@ class ParseProcess:
     its ready frame) is tried ``START_ATTEMPTS`` times; then this process parses in place.
     """
 
-    def __init__(self, *, answer_seconds: float = ANSWER_SECONDS) -> None:
+    def __init__(self, *, answer_seconds: float = ANSWER_SECONDS, start_seconds: float = START_SECONDS) -> None:
         """Args:
-        answer_seconds: How long the worker may hold requests without answering before it is
+        answer_seconds: How long a ready worker may hold requests without answering before it is
             taken for stuck and ended.
+        start_seconds: How long a worker holding requests may take to become ready.
         """
         self._lock = threading.Lock()
         self._worker: _Worker | None = None
         self._encoder = msgspec.msgpack.Encoder()
         self._cpu_seconds = 0.0
         self._answer_seconds = answer_seconds
+        self._start_seconds = start_seconds
         self._failed_starts = 0
         self._encoders: dict[bytes, Any] = {}
 
@@ -317,6 +323,7 @@ class ParseProcess:
             raise _FrameError("something other than its ready frame")
         with self._lock:
             worker.ready = True
+            worker.last_heard = time.monotonic()  # its start does not count against its answers
             self._failed_starts = 0
         decoder = msgspec.msgpack.Decoder(ParseReply)
         while (body := _read_frame(answers)) is not None:
@@ -337,13 +344,16 @@ class ParseProcess:
         return "its output ended"
 
     def _watch(self, worker: _Worker) -> None:
-        """End a worker that holds requests and has answered nothing for ``answer_seconds``."""
-        while not worker.ended.wait(min(WATCH_SECONDS, self._answer_seconds)):
+        """End a worker that holds requests and has not become ready in ``start_seconds``, or, once ready,
+        has answered nothing for ``answer_seconds``."""
+        while not worker.ended.wait(min(WATCH_SECONDS, self._answer_seconds, self._start_seconds)):
             with self._lock:
                 quiet = time.monotonic() - worker.last_heard
-                stuck = bool(worker.pending) and quiet > self._answer_seconds
+                limit = self._answer_seconds if worker.ready else self._start_seconds
+                stuck = bool(worker.pending) and quiet > limit
             if stuck:
-                self._end(worker, f"it answered nothing for {quiet:.0f} s")
+                why = "it answered nothing for" if worker.ready else "it was not ready after"
+                self._end(worker, f"{why} {quiet:.0f} s")
                 return
 
     def _end(self, worker: _Worker, why: str) -> None:
