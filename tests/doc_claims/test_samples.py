@@ -249,3 +249,33 @@ def test_a_language_less_block_that_acts_as_python_claims_its_import_lines(git_r
     # The import line of a `::` block, as of a Python block: the module lacks the name now.
     assert by_line[(3, "acme.cli.config_option")].status == "contradicted"
     assert by_line[(3, "acme.cli.AcmeGroup")].status == "verified"
+
+
+NATIVE_STEPS_DOC = """\
+Steps
+=====
+
+A step::
+
+    class FastStep(bootsteps.StartStopStep):
+        requires = ('acme._native:Validator', 'acme._speedups:escape', 'acme._gone:Thing')
+"""
+
+
+def test_an_entry_point_into_a_compiled_module_with_a_stub_or_cython_source_is_no_missing_module(
+    git_repo: GitRepo,
+) -> None:
+    git_repo.write("acme/__init__.py", '"""Acme."""\n')
+    git_repo.write("acme/_native.pyi", "class Validator:\n    def validate(self, value: object) -> object: ...\n")
+    git_repo.write("acme/_speedups.pyx", "def escape(s):\n    return s\n")
+    git_repo.write("acme/things.py", "class Thing:\n    pass\n")
+    git_repo.write("docs/steps.rst", NATIVE_STEPS_DOC)
+    git_repo.commit("Native steps")
+
+    found = findings(git_repo)
+
+    # The module is built from acme/_native.pyi's extension and acme/_speedups.pyx: an import finds it.
+    for ref in ("acme._native:Validator", "acme._speedups:escape"):
+        assert "no module" not in found[ref].evidence, found[ref].evidence
+        assert found[ref].status != "contradicted"
+    assert found["acme._gone:Thing"].status == "contradicted"

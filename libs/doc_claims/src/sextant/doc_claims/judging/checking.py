@@ -149,6 +149,10 @@ def _resolve_for(claim: Claim, facts: CodeFacts) -> Resolution:
     return dataclasses.replace(resolution, site=None) if claim.in_sample else resolution
 
 
+# Files a module is imported from: source, a package, and a compiled module's Cython source or type stub.
+_MODULE_FILE_SUFFIXES = (".py", "/__init__.py", ".pyi", "/__init__.pyi", ".pyx")
+
+
 def _missing_entry_point_module(claim: Claim, facts: CodeFacts) -> Resolution | None:
     """An entry point's module (`acme.worker.autoscaler` of `'acme.worker.autoscaler:Autoscaler'`) that no
     file of the tree is, under a package of ours that is: the import fails, whatever the bare name finds."""
@@ -160,9 +164,9 @@ def _missing_entry_point_module(claim: Claim, facts: CodeFacts) -> Resolution | 
     parent = next((name for name in parents if name in facts.import_modules), None)
     folder = "/".join(parts)
     if parent is None or any(
-        f"{root}{folder}{suffix}" in facts.files for root in ("", "src/", "lib/") for suffix in (".py", "/__init__.py")
+        f"{root}{folder}{suffix}" in facts.files for root in ("", "src/", "lib/") for suffix in _MODULE_FILE_SUFFIXES
     ):
-        return None  # a file the index does not hold as a module (an empty `__init__.py`): the name decides
+        return None  # a file the index does not hold as a module (an empty `__init__.py`, a stub): the name decides
     name = claim.target.rsplit(".", 1)[-1]
     found = f"; {name} is {_defined(sites)}" if (sites := facts.symbols.get(name)) else ""
     return Resolution(
