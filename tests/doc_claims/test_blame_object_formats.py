@@ -34,5 +34,24 @@ def test_the_claims_lines_are_blamed_whatever_the_object_format(tmp_path: Path, 
     (root / "guide.md").write_text("# The guide\n\nCall `place(order)`.\n", encoding="utf-8")
     _git(root, "commit", "-q", "-am", "title", date="2026-06-05T12:00:00+00:00")
     repo = open_history(root)
-    blamed = line_commits(repo, {"guide.md": {3}}, time.monotonic() + 60, max_docs=1)
+    blamed = line_commits(repo, {"guide.md": {3}}, max_docs=1)
     assert blamed == {("guide.md", 3): (written, "2026-01-05T12:00:00+00:00")}
+
+
+def test_how_many_lines_are_dated_depends_on_the_work_budget_never_on_the_clock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    _git(root, "config", "user.email", "test@example.com")
+    _git(root, "config", "user.name", "Sextant Test")
+    for doc in ("a.md", "b.md"):
+        (root / doc).write_text("# Guide\n\nCall `place(order)`.\n", encoding="utf-8")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-q", "-m", "guides", date="2026-01-05T12:00:00+00:00")
+    written = _git(root, "rev-parse", "HEAD")
+    repo = open_history(root)
+    # A clock that has jumped far ahead, as on a machine that all but stalled: the budget alone decides.
+    monkeypatch.setattr(time, "monotonic", lambda: 1e12)
+    blamed = line_commits(repo, {"a.md": {3}, "b.md": {3}}, max_docs=1)
+    assert blamed == {("a.md", 3): (written, "2026-01-05T12:00:00+00:00")}

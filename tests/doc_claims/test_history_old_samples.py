@@ -5,6 +5,9 @@ from __future__ import annotations
 import subprocess
 
 from sextant.doc_claims import check_repository
+from sextant.gitsource.history_access import open_history
+from sextant.gitsource.history_budget import HistoryBudget
+from sextant.gitsource.history_definitions import find_past_definitions
 
 from ..conftest import GitRepo
 
@@ -72,3 +75,30 @@ def test_a_class_that_lived_between_two_old_powers_of_two_is_found_by_the_sample
         assert by_ref[ref].removed_by.endswith("Routes become resources")
         assert by_ref[ref].evidence.startswith("defined in acme/routes.py until ")
     assert by_ref["StaticRoute"].replacement == "StaticResource"
+
+
+def test_the_halfway_samples_are_taken_while_their_source_fits_their_own_work_budget(git_repo: GitRepo) -> None:
+    git_repo.write("acme/__init__.py", "")
+    git_repo.write("acme/core.py", "def run():\n    pass\n" + "# a module of some size\n" * 100)
+    git_repo.commit("Start", date="2014-01-01T10:00:00+00:00")
+    routes = "class StaticRoute:\n    def url_for(self):\n        return '/'\n"
+    history = [
+        *_bumps(100, 0),
+        ("Add static routes", {"acme/routes.py": routes}),
+        *_bumps(1300, 100),
+        ("Drop static routes", {"acme/routes.py": None}),
+        *_bumps(2100, 1400),
+    ]
+    _fast_import(git_repo, history, start=1_400_000_000)
+    repo = open_history(git_repo.root)
+
+    roomy = find_past_definitions(repo, ["StaticRoute"], budget=HistoryBudget(halfway_source_bytes=64 * 1024))
+    assert 3072 in roomy.depths  # ~2.5 KB of code in each tree: they fit
+    assert roomy.found["StaticRoute"].removed_by is not None
+    # A budget smaller than one tree's code leaves the halfway samples out (git/git's 21 MB trees past
+    # the first), and with them the class only they held: the cost stays bounded, the look-up finds less.
+    tight = find_past_definitions(repo, ["StaticRoute"], budget=HistoryBudget(halfway_source_bytes=1024))
+    assert 1536 not in tight.depths
+    assert 3072 not in tight.depths
+    assert 2048 in tight.depths
+    assert "StaticRoute" not in tight.found

@@ -21,6 +21,9 @@ SOURCE_BYTES = 256 * 1024 * 1024
 """Source bytes the sampled trees' greps may read: git/git's 13 samples (5 whole trees of ~21 MB of
 code, the others in the files that changed) need 123 MB; a tree ten times git/git's is cut after
 its newest samples."""
+HALFWAY_SOURCE_BYTES = 24 * 1024 * 1024
+"""Source bytes the halfway samples (1,536, 3,072, … commits back) may hold in all, each counted as its
+whole tree's code: a repository of 2 MB trees keeps every one; git/git (21 MB trees) keeps the newest."""
 BETWEEN_COMMITS = 1024
 """First-parent commits the pass between the samples reads, newest first: a history of that size is
 read whole; on git/git (whose merges carry large diffs) it is about a year, ~2 s of CPU. 2,048 took
@@ -40,6 +43,7 @@ class HistoryBudget:
     """The work one history look-up may do (see the module docstring for the sizes and why)."""
 
     source_bytes: int = SOURCE_BYTES
+    halfway_source_bytes: int = HALFWAY_SOURCE_BYTES
     between_commits: int = BETWEEN_COMMITS
     blame_commits: int = BLAME_COMMITS
     output_bytes: int = OUTPUT_BYTES

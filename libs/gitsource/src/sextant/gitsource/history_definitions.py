@@ -34,7 +34,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections import defaultdict
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cache
@@ -42,19 +42,22 @@ from functools import cache
 from sextant.gitsource.errors import GitCommandError, GitSourceError, GitTimeoutError
 from sextant.gitsource.history_access import HistoryRepository
 from sextant.gitsource.history_budget import DEFAULT_BUDGET, HistoryBudget, SafetyClock, safety_note
-from sextant.gitsource.history_patches import LOG_FORMAT, PINNED_DIFF_OPTIONS, commit_diffs
+from sextant.gitsource.history_patches import LOG_FORMAT, PINNED_DIFF_OPTIONS
 
 # Other judges read these from here, as before the patch reading moved to its own module.
 from sextant.gitsource.history_patches import CommitRef as CommitRef  # noqa: PLC0414 - an explicit re-export
 from sextant.gitsource.history_patches import commit_file_diffs as commit_file_diffs  # noqa: PLC0414 - likewise
+from sextant.gitsource.history_trees import tree_paths
 
 _FIXED_STRING_NAMES = 200
 """Names given to the `-F -w` fallback at most (one pattern each is slow in git)."""
-_SAMPLE_DEPTHS = tuple(sorted({2**k for k in range(3, 20)} | {3 * 2**k for k in range(9, 19)}))
+_HALFWAY_DEPTHS = frozenset(3 * 2**k for k in range(9, 19))
+_SAMPLE_DEPTHS = tuple(sorted({2**k for k in range(3, 20)} | _HALFWAY_DEPTHS))
 """First-parent depths sampled: 8, 16, 32, …, and past 1,024 (the newest commits the pass between the
 samples reads) one more halfway between each pair (1,536, 3,072, 6,144, …): the old history that pass
 never reaches is only seen through samples, and a gap of 2,048 commits there hides a class that lived
-1,500 of them (aiohttp's `PlainRoute`)."""
+1,500 of them (aiohttp's `PlainRoute`). The halfway samples are taken while their trees' source fits
+their own work budget (`HistoryBudget.halfway_source_bytes`, see `_within_halfway_budget`)."""
 _NAME = re.compile(r"^[A-Za-z_$][\w$]*$")
 _PYTHON_TEMPLATES = (
     r"^\s*(?:async\s+)?def\s+{n}\s*[\[(]",  # function or method
@@ -93,6 +96,19 @@ _SCRIPT_TEMPLATES = (
     r"^\s*(?:export\s+)?(?:interface|type|enum)\s+{n}\b",
 )
 _OTHER_TEMPLATES = (r"\b(?:def|class|func|function|fn|struct|interface|enum|trait|type|module)\s+{n}\b",)
+_SYMBOL_TEMPLATES = {
+    _PYTHON_TEMPLATES: _PYTHON_TEMPLATES[:2],
+    _GO_TEMPLATES: _GO_TEMPLATES[:2],
+    _SCRIPT_TEMPLATES: tuple(_SCRIPT_TEMPLATES[index] for index in (0, 1, 4, 6)),
+    # A declaration at the start of its line, opening its body or parameters (`struct strbuf {`), not
+    # every use of a C type (`struct strbuf *sb`), which would be most of git/git's lines.
+    _OTHER_TEMPLATES: (
+        r"^\s*(?:(?:pub|export|public|static|abstract)\s+)*"
+        r"(?:def|class|func|function|fn|struct|interface|enum|trait|type|module)\s+{n}\s*(?:[({{<:]|$)",
+    ),
+}
+"""A language's forms that define a symbol (a function, a class, a method, a type), not an attribute or
+a variable: what the head's parsed symbols would hold, were it still there."""
 _TEMPLATES_BY_SUFFIX = {
     **dict.fromkeys(("py", "pyi"), _PYTHON_TEMPLATES),
     "go": _GO_TEMPLATES,
@@ -160,6 +176,9 @@ class PastDefinition:
     """Names the removing commit defined (candidates for the replacement), in diff order."""
     defined: bool = True
     """False when the code only used the name (a parameter, a key, a build tag) without defining it."""
+    imported_by_removal: tuple[str, ...] = ()
+    """Top-level packages the removing commit began to import in the file the definition left (Flask's
+    `get_json` went when `wrappers.py` took Werkzeug's `JSONMixin`): a base from there may supply it."""
 
 
 @dataclass
@@ -187,6 +206,14 @@ class DefinitionSearch:
     """The safety net's clock, shared with the pass between the samples."""
     between_note: str | None = None
     """How far back the pass between the samples read, when its budget cut it short (history_between)."""
+    mentioned: frozenset[str] = frozenset()
+    """Names the head's code only mentions, looked for as symbols (functions, classes, methods) file by file."""
+    removed_symbols: dict[str, tuple[PastDefinition, ...]] = field(default_factory=dict)
+    """Of `mentioned`, each name's symbol definitions that a commit removed from their file (moves followed),
+    newest removal first: the head's mere mention of such a name is no definition of it. Names the head's
+    own code calls or writes as a string are left out (still in use)."""
+    file_words: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
+    """(mentioned name, file of a removed definition) → the name's doc qualifiers that file named."""
 
 
 def definition_pattern(name: str, path: str) -> re.Pattern[str]:
@@ -216,10 +243,24 @@ def word_pattern(name: str) -> re.Pattern[str]:
 
 
 @cache
-def _pattern(name: str, suffix: str) -> re.Pattern[str]:
+def _pattern(name: str, suffix: str, *, symbols: bool = False) -> re.Pattern[str]:
     templates = _TEMPLATES_BY_SUFFIX.get(suffix, _OTHER_TEMPLATES)
     escaped = re.escape(name)
-    return re.compile("|".join(template.format(n=escaped) for template in templates))
+    forms = _SYMBOL_TEMPLATES[templates] if symbols else templates
+    return re.compile("|".join(template.format(n=escaped) for template in forms))
+
+
+def symbol_pattern(name: str, path: str) -> re.Pattern[str]:
+    """The lines that define `name` as a symbol (a function, a class, a method, a type) in a file of this kind.
+
+    Args:
+        name: A simple identifier.
+        path: The file (its extension picks the language's forms).
+
+    Returns:
+        A compiled pattern matching such a line.
+    """
+    return _pattern(name, path.rsplit(".", 1)[-1].lower() if "." in path else "", symbols=True)
 
 
 def find_past_definitions(
@@ -227,6 +268,8 @@ def find_past_definitions(
     names: Iterable[str],
     *,
     used: Collection[str] = frozenset(),
+    mentioned: Collection[str] = frozenset(),
+    qualifiers: Mapping[str, Collection[str]] | None = None,
     budget: HistoryBudget = DEFAULT_BUDGET,
 ) -> DefinitionSearch:
     """Look up, in sampled past trees, where each name was defined and which commit removed it.
@@ -236,14 +279,19 @@ def find_past_definitions(
         names: Simple identifiers to look for.
         used: Names the head's code still uses: a past use is no news for them, so only their
             definitions are looked for (their every use would be most of the output).
+        mentioned: Names the head's code mentions without defining them as symbols: their past
+            symbol definitions are looked for file by file, in the same greps (`removed_symbols`).
+        qualifiers: Mentioned name → the qualifiers docs wrote right before it (`debug` of
+            `debug.filters()`): which of them each removed definition's file named (`file_words`).
         budget: The work the look-up may do (and its wall-clock safety net).
 
     Returns:
         The definitions found, with their removal commit and what that commit added.
     """
     wanted = sorted({n for n in names if _NAME.match(n) and len(n) > 2})
-    search = DefinitionSearch(searched=frozenset(wanted), budget=budget)
-    if not wanted:
+    only_mentioned = frozenset(n for n in mentioned if _NAME.match(n) and len(n) > 2) - set(wanted)
+    search = DefinitionSearch(searched=frozenset(wanted), budget=budget, mentioned=only_mentioned)
+    if not wanted and not only_mentioned:
         return search
     if repo.partial:
         search.note = PARTIAL_CLONE_NOTE
@@ -254,24 +302,100 @@ def find_past_definitions(
     except GitTimeoutError:
         search.note = safety_note(budget.safety_seconds, "listing the commits to sample")
         return search
+    try:
+        sampled = _within_halfway_budget(repo, sampled, budget.halfway_source_bytes, clock)
+    except GitTimeoutError:
+        search.note = safety_note(budget.safety_seconds, "listing the sampled trees")
+        return search
     samples = [(sha, commit) for _, sha, commit in sampled]
     search.samples, search.depths = samples, [depth for depth, _, _ in sampled]
     used_now = set(used)
-    hits = _search_samples(repo, wanted, used_now, samples, search)
-    definitions = {
+    hits = _search_samples(repo, sorted({*wanted, *only_mentioned}), used_now, samples, search)
+    definitions: dict[str | tuple[str, str], tuple[PastDefinition, int]] = {
         name: value
         for name, value in _newest_definitions(hits, samples, wanted).items()
         if value[0].defined or name not in used_now  # the head still uses it: a past use is no news
     }
+    definitions.update(_gone_from_head(repo, _newest_symbols_by_file(hits, samples, only_mentioned)))
     if definitions:
         try:
             timed = dataclasses.replace(repo, timeout=max(clock.remaining(), 0.1))
-            _attribute_removals(timed, definitions, samples, search, budget.output_bytes)
+            definitions = _removals(timed, definitions, samples, search, budget.output_bytes)
         except GitTimeoutError:
             search.note = safety_note(budget.safety_seconds, "naming removal commits")
-    search.found = {name: found for name, (found, _) in definitions.items()}
+    search.found = {name: found for name, (found, _) in definitions.items() if isinstance(name, str)}
+    if removed := _removed_by_file(definitions):
+        try:
+            in_use = _in_use_at_head(repo, removed)
+            removed = {name: pasts for name, pasts in removed.items() if name not in in_use}
+            search.file_words = _words_of_files(repo, removed, qualifiers or {})
+        except GitSourceError:
+            removed = {}  # cannot tell: the mentions stand as they are
+        search.removed_symbols = removed
     search.seconds = clock.elapsed()
     return search
+
+
+def _removals(
+    repo: HistoryRepository,
+    definitions: dict[str | tuple[str, str], tuple[PastDefinition, int]],
+    samples: list[tuple[str, CommitRef]],
+    search: DefinitionSearch,
+    max_bytes: int,
+) -> dict[str | tuple[str, str], tuple[PastDefinition, int]]:
+    """The definitions with their removing commits (history_removals, which reads the forms defined here)."""
+    from sextant.gitsource.history_removals import attribute_removals  # it imports this module
+
+    return attribute_removals(repo, definitions, samples, search, max_bytes)
+
+
+def _in_use_at_head(repo: HistoryRepository, names: Collection[str]) -> set[str]:
+    """The names the head's own code (not tests or samples) calls (`.expected_time(tokens)`: another
+    library's method, once vendored) or writes as a whole string literal (`'loop'`: a template variable
+    it serves, a registry key): a symbol of that name gone from history left them in use."""
+    alternation = "|".join(re.escape(name) for name in sorted(names))
+    pattern = rf"(['\"`])(?:{alternation})\1|(?<![\w$])(?:{alternation})\s*\("
+    out = _grep(repo, ["-o", "-P", "-e", pattern], [repo.head], CODE_PATHSPECS)
+    return {text.strip("'\"`( \t") for _, path, _, text in _parse_hits(out) if not is_test_or_sample(path)}
+
+
+def _words_of_files(
+    repo: HistoryRepository, removed: dict[str, tuple[PastDefinition, ...]], qualifiers: Mapping[str, Collection[str]]
+) -> dict[tuple[str, str], frozenset[str]]:
+    """(name, file) → the qualifiers the doc wrote before the name (`debug` of `debug.filters()`) that
+    the file named as words in the newest sample holding the definition: one grep per such sample."""
+    wanted: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    for name, pasts in removed.items():
+        for past in pasts:
+            if words := {q for q in qualifiers.get(name, ()) if _NAME.match(q)}:
+                wanted[past.seen_at.sha][past.path].update(words)
+    named: dict[tuple[str, str], frozenset[str]] = {}
+    for sha, paths in wanted.items():
+        alternatives = sorted(set().union(*paths.values()))
+        args = ["-o", "-w", "-F", *(arg for word in alternatives for arg in ("-e", word))]
+        hits = _parse_hits(_grep(repo, args, [sha], tuple(f":(literal){path}" for path in sorted(paths))))
+        in_file: dict[str, set[str]] = defaultdict(set)
+        for _, path, _, text in hits:
+            in_file[path].add(text)
+        for name, pasts in removed.items():
+            for past in pasts:
+                if past.seen_at.sha == sha:
+                    named[(name, past.path)] = frozenset(in_file.get(past.path, set()))
+    return named
+
+
+def _removed_by_file(
+    definitions: dict[str | tuple[str, str], tuple[PastDefinition, int]],
+) -> dict[str, tuple[PastDefinition, ...]]:
+    """Per mentioned name, its per-file symbol definitions a commit removed, newest removal first."""
+    removed: dict[str, list[PastDefinition]] = defaultdict(list)
+    for key, (past, _) in definitions.items():
+        if isinstance(key, tuple) and past.removed_by is not None and past.defined:
+            removed[key[0]].append(past)
+    return {
+        name: tuple(sorted(pasts, key=lambda past: past.removed_by.day if past.removed_by else "", reverse=True))
+        for name, pasts in removed.items()
+    }
 
 
 PARTIAL_CLONE_NOTE = "history not searched: a blob-less clone holds no old file contents"
@@ -332,6 +456,46 @@ def sampled_depths(repo: HistoryRepository) -> list[tuple[int, str, CommitRef]]:
     return samples
 
 
+def _within_halfway_budget(
+    repo: HistoryRepository, sampled: list[tuple[int, str, CommitRef]], budget: int, clock: SafetyClock
+) -> list[tuple[int, str, CommitRef]]:
+    """The samples with the halfway ones (1,536, 3,072, …) kept, newest first, while their trees' source fits `budget`.
+
+    A halfway sample's cost is the size of its tree's code files (`ls-tree -l`, which reads no blob),
+    as if grepped whole: that is what the old, sparse samples cost. A small repository keeps them all
+    (aiohttp's 7,800 commits: 2 MB a tree); git/git's 21 MB trees only the newest that fit.
+    """
+    kept = []
+    spent: int | None = 0  # None once a halfway sample did not fit: the older ones are left out too
+    for depth, sha, commit in sampled:
+        if depth in _HALFWAY_DEPTHS:
+            cost = _tree_source_bytes(repo, sha, clock) if spent is not None else 0
+            if spent is None or spent + cost > budget:
+                spent = None
+                continue
+            spent += cost
+        kept.append((depth, sha, commit))
+    return kept
+
+
+def _tree_source_bytes(repo: HistoryRepository, tree: str, clock: SafetyClock) -> int:
+    """Bytes of the tree's code files, from `ls-tree -r -l` (sizes come from the object headers)."""
+    try:
+        out = dataclasses.replace(repo, timeout=max(clock.remaining(), 0.1)).git(["ls-tree", "-r", "-l", "-z", tree])
+    except GitTimeoutError:
+        raise
+    except GitSourceError:
+        return 0
+    total = 0
+    for record in out.split(b"\0"):
+        meta, _, raw_path = record.partition(b"\t")
+        fields = meta.split()
+        path = raw_path.decode("utf-8", "surrogateescape")
+        if len(fields) == 4 and fields[1] == b"blob" and fields[3].isdigit() and path.endswith(_CODE_SUFFIXES):
+            total += int(fields[3])
+    return total
+
+
 _Hit = tuple[str, str, int, str]
 """(tree, path, line, text): a line of a sampled tree that matched."""
 
@@ -376,7 +540,9 @@ def _search_samples(
             if index < len(planned) and index not in running:
                 unit = planned[index]
                 timed = dataclasses.replace(repo, timeout=max(clock.remaining(), 0.1))
-                running[index] = pool.submit(_grep_outputs, timed, names, used, unit.trees, unit.changed)
+                running[index] = pool.submit(
+                    _grep_outputs, timed, names, used, unit.trees, unit.changed, symbols_only=search.mentioned
+                )
 
         for index, unit in enumerate(planned):
             start(index)
@@ -522,6 +688,8 @@ def _grep_outputs(
     used: set[str],
     trees: tuple[str, ...],
     only: frozenset[str] | None,
+    *,
+    symbols_only: frozenset[str] = frozenset(),
 ) -> list[bytes]:
     """The grep output, per language, of the lines of the trees that define a name, or use a name the head does not.
 
@@ -530,10 +698,10 @@ def _grep_outputs(
     everywhere costs its few definitions, not its every use; names the head does not use at all
     are searched as words too (a past use is evidence for them). Without PCRE in git, one
     `-F -w` grep of every name's uses. `only`: search these files alone (a language none of them
-    is written in is not searched).
+    is written in is not searched). `symbols_only`: names searched in their symbol forms alone.
     """
     greps = [
-        (["-P", "-e", _language_regex(templates, group, used)], specs)
+        (["-P", "-e", _language_regex(templates, group, used, symbols_only)], specs)
         for templates, pathspecs in _LANGUAGES
         if (specs := _restricted(pathspecs, only))
         for group in _name_groups(names, _PATTERN_CHARS // len(templates))
@@ -584,11 +752,19 @@ def _name_groups(names: list[str], chars: int) -> Iterable[list[str]]:
         yield group
 
 
-def _language_regex(templates: tuple[str, ...], names: list[str], used: set[str]) -> str:
-    """A language's defining forms of the names the head uses, and any use of the names it does not."""
-    defined = [re.escape(name) for name in names if name in used]
-    words = [re.escape(name) for name in names if name not in used]
+def _language_regex(
+    templates: tuple[str, ...], names: list[str], used: set[str], symbols_only: frozenset[str] = frozenset()
+) -> str:
+    """A language's defining forms of the names the head uses, and any use of the names it does not.
+
+    A name in `symbols_only` is searched in the language's symbol forms alone (`def N(`, `class N`).
+    """
+    defined = [re.escape(name) for name in names if name in used and name not in symbols_only]
+    words = [re.escape(name) for name in names if name not in used and name not in symbols_only]
+    symbols = [re.escape(name) for name in names if name in symbols_only]
     forms = [template.format(n="(?:" + "|".join(defined) + ")") for template in templates] if defined else []
+    if symbols:
+        forms += [template.format(n="(?:" + "|".join(symbols) + ")") for template in _SYMBOL_TEMPLATES[templates]]
     if words:
         forms.append(r"(?<![\w$])(?:" + "|".join(words) + r")(?![\w$])")  # every definition is a use too
     return "|".join(f"(?:{form})" for form in forms)
@@ -631,6 +807,43 @@ def _readable(text: str) -> str:
     return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
+def _gone_from_head(
+    repo: HistoryRepository, by_file: dict[str | tuple[str, str], tuple[PastDefinition, int]]
+) -> dict[str | tuple[str, str], tuple[PastDefinition, int]]:
+    """The per-file definitions whose file the head no longer has (one `ls-tree` of the head).
+
+    A file still there would show the symbol the doc means, or a binding of it, at the head; tracing
+    the removals from living files would read a log per sample for little (git/git: 2.8 MB of diffs).
+    """
+    if not by_file:
+        return by_file
+    try:
+        present = set(tree_paths(repo))
+    except GitSourceError:
+        return {}
+    return {key: value for key, value in by_file.items() if value[0].path not in present}
+
+
+def _newest_symbols_by_file(
+    hits: list[tuple[str, str, int, str]], samples: list[tuple[str, CommitRef]], names: Collection[str]
+) -> dict[str | tuple[str, str], tuple[PastDefinition, int]]:
+    """For each (name, file), the name's symbol definition in the newest sample whose file has one."""
+    if not names:
+        return {}
+    order = {sha: index for index, (sha, _) in enumerate(samples)}
+    refs = dict(samples)
+    best: dict[str | tuple[str, str], tuple[PastDefinition, int]] = {}
+    for tree, path, line, text in hits:
+        index = order.get(tree)
+        if index is None or is_test_or_sample(path):
+            continue
+        for word in set(names).intersection(re.findall(r"[A-Za-z_$][\w$]*", text)):
+            key = (word, path)
+            if (key not in best or index < best[key][1]) and symbol_pattern(word, path).search(text):
+                best[key] = (PastDefinition(word, path, line, text.strip()[:200], refs[tree]), index)
+    return best
+
+
 def _newest_definitions(
     hits: list[tuple[str, str, int, str]], samples: list[tuple[str, CommitRef]], names: list[str]
 ) -> dict[str, tuple[PastDefinition, int]]:
@@ -656,8 +869,9 @@ def _newest_definitions(
 
 
 _NOT_OWN_SOURCE_FOLDERS = frozenset(
-    {"test", "tests", "testing", "testdata", "examples", "example", "docs", "doc", "fixtures"}
-    | {"dist", "build", "vendor", "node_modules", "third_party", "bower_components", "site-packages"}
+    {"test", "tests", "testing", "testsuite", "testdata", "examples", "example", "docs", "doc", "fixtures"}
+    | {"dist", "build", "vendor", "vendored", "vendored_packages", "_vendor", "node_modules", "third_party"}
+    | {"bower_components", "site-packages"}
 )
 """Folders whose code is not the repository's own source: tests and samples define names of their own,
 build output and vendored trees repeat (or bundle) other code."""
@@ -683,49 +897,6 @@ def is_test_or_sample(path: str) -> bool:
     )
 
 
-def _attribute_removals(
-    repo: HistoryRepository,
-    definitions: dict[str, tuple[PastDefinition, int]],
-    samples: list[tuple[str, CommitRef]],
-    search: DefinitionSearch,
-    max_bytes: int,
-) -> None:
-    """Name the commit that dropped each definition, and what that commit defined instead.
-
-    A name defined in sample k and not in the newer sample k-1 (or the head) was dropped between
-    the two, so each such stretch of history is read once, for the names and files it can hold:
-    the stretches do not overlap, so all of them together read history at most once.
-    """
-    by_stretch: dict[int, list[str]] = defaultdict(list)
-    for name, (_, index) in definitions.items():
-        by_stretch[index].append(name)
-    removals: dict[str, CommitRef] = {}
-    for index, names in sorted(by_stretch.items()):
-        newer = samples[index - 1][0] if index > 0 else repo.head
-        out = diffs_naming(repo, names, {definitions[name][0].path for name in names}, f"{samples[index][0]}..{newer}")
-        if search.bytes_read + len(out) > max_bytes:
-            search.note = (
-                f"history search read only the first {max_bytes / 2**20:,.0f} MiB of diffs (its output budget)"
-            )
-            out = out[: max(0, max_bytes - search.bytes_read)]
-        search.bytes_read += len(out)
-        for commit, removed, added in commit_diffs(out.decode("utf-8", "replace")):
-            for name in names:
-                found = definitions[name][0]
-                if name in removals:
-                    continue
-                pattern = definition_pattern(name, found.path) if found.defined else word_pattern(name)
-                if any(pattern.search(line) for line in removed) and not any(pattern.search(line) for line in added):
-                    removals[name] = commit
-                    if found.defined and forwards(name, removed):
-                        definitions[name] = (dataclasses.replace(found, defined=False), definitions[name][1])
-    added_by = _added_definitions(repo, {c.sha for c in removals.values()}, search, max_bytes)
-    for name, commit in removals.items():
-        found, index = definitions[name]
-        kept = tuple(n for n in added_by.get(commit.sha, ()) if n != name)
-        definitions[name] = (dataclasses.replace(found, removed_by=commit, added_by_removal=kept), index)
-
-
 def forwards(name: str, lines: Iterable[str]) -> bool:
     """Whether code lines pass a parameter on under its own name (`mix_stderr=mix_stderr`).
 
@@ -744,7 +915,9 @@ def forwards(name: str, lines: Iterable[str]) -> bool:
     return any(forwarded.search(line) for line in lines)
 
 
-def diffs_naming(repo: HistoryRepository, names: Collection[str], paths: Collection[str], commits: str) -> bytes:
+def diffs_naming(
+    repo: HistoryRepository, names: Collection[str], paths: Collection[str], commits: str, *, full_history: bool = False
+) -> bytes:
     """The `-U0` diffs of a range's commits that add or remove a line naming one of the names, in the files.
 
     Args:
@@ -752,6 +925,8 @@ def diffs_naming(repo: HistoryRepository, names: Collection[str], paths: Collect
         names: Identifiers (whole words) a changed line must hold.
         paths: Files to look at.
         commits: The revision range, such as `old..new`.
+        full_history: Keep the side branches git would simplify away (a file a branch added and
+            removed again changes nothing the merge shows, so a path-limited log prunes that branch).
 
     Returns:
         The log text, each commit headed `%x00%H%x00%cI%x00%s`, newest first.
@@ -767,6 +942,7 @@ def diffs_naming(repo: HistoryRepository, names: Collection[str], paths: Collect
             "--no-textconv",
             "--no-renames",
             "--diff-merges=off",
+            *(["--full-history"] if full_history else []),
             "--no-color",
             LOG_FORMAT,
             f"-G{regex}",
@@ -782,35 +958,6 @@ _ANY_DEFINITION = re.compile(
     r"|^\s*(?:export\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)|^type\s+([A-Za-z_]\w*)"
     r"|^([A-Za-z_]\w*)\s*(?::[^=]*)?=[^=]"
 )
-
-
-def _added_definitions(
-    repo: HistoryRepository, shas: Collection[str], search: DefinitionSearch, max_bytes: int
-) -> dict[str, list[str]]:
-    """Names each commit defined in its added lines (one `git show` for all the commits)."""
-    if not shas:
-        return {}
-    out = repo.git(
-        [
-            "show",
-            "-U0",
-            *PINNED_DIFF_OPTIONS,
-            "--no-ext-diff",
-            "--no-textconv",
-            "--no-renames",
-            "--no-color",
-            LOG_FORMAT,
-            *sorted(shas),
-            "--",
-            *CODE_PATHSPECS,
-        ]
-    )[:max_bytes]
-    search.bytes_read += len(out)
-    added: dict[str, list[str]] = {}
-    for commit, _, lines in commit_diffs(out.decode("utf-8", "replace")):
-        names = added.setdefault(commit.sha, [])
-        names.extend(name for name in defined_names(lines) if name not in names)
-    return added
 
 
 def defined_names(lines: Iterable[str]) -> list[str]:

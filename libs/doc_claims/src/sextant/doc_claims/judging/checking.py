@@ -64,6 +64,9 @@ class Resolution:
     absent_package: str | None = None
     """The first part of a dotted name that nothing at the head is called (`jinja` of
     `jinja.exceptions`): history may show it was a package of this repository."""
+    mentioned_name: str | None = None
+    """The simple name of a claim verified only because the code mentions it (no symbol defines it at the
+    head): history may show its own definition removed."""
     site: SymbolSite | None = None
     """The definition a symbol claim resolved to (its changes over time can make the claim outdated)."""
     removed_by: str | None = None
@@ -436,7 +439,9 @@ def _resolve_symbol(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR0
         sites = facts.symbols[last]
         return Resolution("verified", _defined(sites), sites[0].path, site=sites[0] if "." not in name else None)
     if (site := facts.identifiers.get(last)) is not None:
-        return Resolution("verified", f"named in {_where(site)} (no definition in the code)", site.path)
+        return Resolution(
+            "verified", f"named in {_where(site)} (no definition in the code)", site.path, mentioned_name=last
+        )
     if "." in name:
         root = name.split(".", 1)[0]
         if root not in facts.packages and root not in facts.symbols:

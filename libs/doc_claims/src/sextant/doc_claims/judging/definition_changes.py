@@ -213,7 +213,7 @@ def revise_with_definition_changes(
     lines_of: dict[str, set[int]] = defaultdict(set)
     for candidate in candidates:
         lines_of[candidate.claim.doc].update(spans[candidate.index])
-    written = _blamed(repo, lines_of, deadline, blame_commits, lambda: _suspects(candidates, words, facts))
+    written = _blamed(repo, lines_of, blame_commits, lambda: _suspects(candidates, words, facts))
 
     def doc_sides(candidate: _Candidate) -> dict[tuple[str, str], set[int]]:
         # When each of the claim's lines was last written (a directive continued over lines has
@@ -357,7 +357,6 @@ _BLAME_HEADER = re.compile(rb"^([0-9a-f]{40}(?:[0-9a-f]{24})?) \d+ (\d+)")  # SH
 def _blamed(
     repo: HistoryRepository,
     lines_of: dict[str, set[int]],
-    deadline: float,
     blame_commits: int,
     suspects: Callable[[], dict[str, list[set[Suspect]]]],
 ) -> dict[tuple[str, int], tuple[str, str]]:
@@ -373,24 +372,27 @@ def _blamed(
     except GitSourceError:
         return {}
     order = sorted(lines_of) if len(lines_of) <= blamed_docs else docs_worth_blaming(suspects())
-    return line_commits(repo, {doc: lines_of[doc] for doc in order}, deadline, max_docs=blamed_docs)
+    return line_commits(repo, {doc: lines_of[doc] for doc in order}, max_docs=blamed_docs)
 
 
 def line_commits(
-    repo: HistoryRepository, lines_of: dict[str, set[int]], deadline: float, *, max_docs: int
+    repo: HistoryRepository, lines_of: dict[str, set[int]], *, max_docs: int
 ) -> dict[tuple[str, int], tuple[str, str]]:
     """(doc, line) → (commit, ISO date) of the commit that last wrote each line: one `git blame` per doc.
 
     Only the claims' lines are blamed (`-L n,n` each), in at most `max_docs` docs, in the order given.
-    Docs past that, left when the safety deadline passes, or whose blame fails, are left out: their
-    claims fall back to the doc's last commit. Blame reads the objects through a git directory of
-    its own (borrowed_git_dir), so the repository's `blame.ignoreRevsFile` neither skips the
+    Docs past that, or whose blame fails, are left out: their claims fall back to the doc's last
+    commit. The work budget alone decides how many docs are blamed (`max_docs`, from the blame
+    commits each may walk: `docs_to_blame`), so which lines are dated never depends on the machine's
+    speed or load; there is no deadline here. The one clock left is the process timeout every git
+    call of the look-up has (`repo.timeout`), which catches a git that hangs, not one that is slow:
+    a blame it stops fails like an unreadable doc. Blame reads the objects through a git directory
+    of its own (borrowed_git_dir), so the repository's `blame.ignoreRevsFile` neither skips the
     commits it lists nor, as a relative path, makes every blame fail.
 
     Args:
         repo: The opened repository.
         lines_of: Doc path → the 1-based lines to blame.
-        deadline: `time.monotonic()` value after which no doc is blamed (the safety net).
         max_docs: Docs blamed at most (the work budget).
 
     Returns:
@@ -406,16 +408,11 @@ def line_commits(
         except (GitSourceError, OSError):
             return found  # no scratch folder: the docs' last commits stand, not dates the repository's config skews
         for doc, lines in docs:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                break
             ranges = [arg for line in sorted(lines) for arg in ("-L", f"{line},{line}")]
             try:
-                out = dataclasses.replace(plain, timeout=max(0.5, left)).git(
-                    ["blame", "--line-porcelain", "--no-textconv", *ranges, repo.head, "--", doc]
-                )
+                out = plain.git(["blame", "--line-porcelain", "--no-textconv", *ranges, repo.head, "--", doc])
             except GitSourceError:
-                continue  # a doc blame cannot read (or the budget ran out): its doc commit stands
+                continue  # a doc blame cannot read (or a hung git): its doc commit stands
             found.update({(doc, line): side for line, side in _blamed_lines(out).items()})
     return found
 

@@ -21,8 +21,9 @@ from collections.abc import Collection
 from sextant.doc_claims.claims.claim import Claim
 from sextant.doc_claims.judging.checking import Resolution
 from sextant.doc_claims.judging.code_facts import CodeFacts
+from sextant.doc_claims.syntax.code_blocks import is_standard_library
 from sextant.doc_rules import calendar_day
-from sextant.gitsource.history_definitions import DefinitionSearch, PastDefinition
+from sextant.gitsource.history_definitions import DefinitionSearch, PastDefinition, is_test_or_sample
 
 _CLASS_DEFINITION = re.compile(r"^(?:export\s+)?(?:default\s+)?(?:abstract\s+)?(?:class|type|struct|interface)\s")
 _LOOKED_UP = frozenset({"symbol", "env", "config_key"})
@@ -49,6 +50,29 @@ def absent_names(judged: list[tuple[Claim, Resolution]]) -> set[str]:
     }
 
 
+def mentioned_names(judged: list[tuple[Claim, Resolution]]) -> dict[str, set[str]]:
+    """The names of symbol claims verified by a mere mention: history may show their definition removed.
+
+    Args:
+        judged: Claims with their resolutions at the head.
+
+    Returns:
+        Simple name → the qualifiers the docs wrote right before it (`debug` of `debug.filters()`).
+    """
+    names: dict[str, set[str]] = defaultdict(set)
+    for claim, resolution in judged:
+        if resolution.mentioned_name and claim.kind == "symbol" and resolution.status == "verified":
+            qualifier = _qualifier(claim.target)
+            names[resolution.mentioned_name].update({qualifier} if qualifier else set())
+    return dict(names)
+
+
+def _qualifier(target: str) -> str | None:
+    """The part of a dotted name right before its last (`pluginmanager` of `config.pluginmanager.get_plugin`)."""
+    parts = target.lstrip("~!.").split(".")
+    return parts[-2] if len(parts) > 1 else None
+
+
 def revise_with_past_names(
     judged: list[tuple[Claim, Resolution]], facts: CodeFacts, search: DefinitionSearch
 ) -> list[tuple[Claim, Resolution]]:
@@ -67,7 +91,7 @@ def revise_with_past_names(
     for claim, resolution in judged:
         name = resolution.absent_name
         if not name or claim.kind not in _LOOKED_UP or resolution.status == "verified" or name not in search.searched:
-            revised.append((claim, resolution))
+            revised.append((claim, _revised_mention(claim, resolution, search, facts, starts)))
             continue
         past = search.found.get(name)
         if past is not None and resolution.absent_scope and not in_module(past.path, resolution.absent_scope):
@@ -150,6 +174,79 @@ def with_note(resolution: Resolution, search: DefinitionSearch) -> Resolution:
     return dataclasses.replace(resolution, evidence=f"{resolution.evidence} ({search.note})")
 
 
+def _revised_mention(
+    claim: Claim, resolution: Resolution, search: DefinitionSearch, facts: CodeFacts, starts: _NamesByStart
+) -> Resolution:
+    """A claim verified by a mere mention, contradicted when its own symbol was removed (else as it was)."""
+    name = resolution.mentioned_name
+    if not name or resolution.status != "verified" or not _root_is_ours(claim.target, facts):
+        return resolution
+    removed = _removed_symbol(name, _qualifier(claim.target), search, facts, starts)
+    if removed is None:
+        return resolution
+    # The head only names it; the symbol the doc means was removed from the file that defined it.
+    contradicted = _removed(resolution, removed, facts)
+    return dataclasses.replace(
+        contradicted, evidence=f"{contradicted.evidence}; at the head only {resolution.evidence}"
+    )
+
+
+def _removed_symbol(
+    name: str, qualifier: str | None, search: DefinitionSearch, facts: CodeFacts, starts: _NamesByStart
+) -> PastDefinition | None:
+    """The newest removal of a symbol definition of a name the head's code only mentions, or None.
+
+    A name the head has no symbol of, whose function, class or method the history shows removed from
+    its file (not moved: a move is followed to the file it went to), is a removed name even though
+    the head's code still says the word (a local `stack = []`, a dict key, a comment). Not when the
+    file it was removed from still binds the name at the head (it became an attribute or a constant
+    there), nor when one of the head's functions takes a parameter of that name: the doc may mean it.
+    """
+    if name in _ENTRY_POINTS or name in starts.parameters() or (name[:1].isupper() and _library_uses(name, facts)):
+        return None
+    bindings = facts.file_bindings
+    return next(
+        (
+            past
+            for past in search.removed_symbols.get(name, ())
+            if name not in bindings.get(past.path, frozenset())
+            and not _took_a_foreign_import(past, facts)
+            # `debug.filters()`: the file the method left must have named `debug` (its holder), or the
+            # doc's qualifier is some other thing that happens to share the method's name.
+            and (qualifier is None or qualifier in search.file_words.get((name, past.path), frozenset()))
+        ),
+        None,
+    )
+
+
+_ENTRY_POINTS = frozenset({"main", "__main__", "__init__"})
+"""Names every program has (the reader's `main()`), whatever this repository once defined by them."""
+
+
+def _took_a_foreign_import(past: PastDefinition, facts: CodeFacts) -> bool:
+    """Whether the commit that removed it made its file import another project (whose base may supply it;
+    the standard library's modules are everyone's)."""
+    ours = facts.packages | {module.split(".", 1)[0] for module in facts.import_modules}
+    return any(root not in ours and not is_standard_library(root) for root in past.imported_by_removal)
+
+
+def _library_uses(name: str, facts: CodeFacts) -> bool:
+    """Whether the head's own library code (not tests or samples) names it: a class it raises or calls
+    is one it relies on, imported from elsewhere or defined in a way the facts do not read."""
+    return any(name in tokens for path, tokens in facts.file_tokens.items() if not is_test_or_sample(path))
+
+
+def _root_is_ours(target: str, facts: CodeFacts) -> bool:
+    """Whether a dotted name starts at one of our packages, modules or symbols (a bare name always does)."""
+    if "." not in target:
+        return True
+    root = target.lstrip("~!.").split(".", 1)[0]
+    return root in facts.packages or root in facts.modules or root in facts.symbols
+
+
+_PARAMETER_WORD = re.compile(r"[A-Za-z_$][\w$]*")
+
+
 class _NamesByStart:
     """Today's symbols and identifiers grouped by their first two letters, built once per revision when needed."""
 
@@ -157,6 +254,19 @@ class _NamesByStart:
         self._facts = facts
         self._groups: dict[bool, dict[str, list[str]]] = {}
         self._symbols_by_start: dict[str, list[str]] | None = None
+        self._parameters: frozenset[str] | None = None
+
+    def parameters(self) -> frozenset[str]:
+        """Every word inside the parentheses of the head's declaration lines (its parameters, and more)."""
+        if self._parameters is None:
+            self._parameters = frozenset(
+                word
+                for lines in self._facts.signatures.values()
+                for line in lines
+                if "(" in line
+                for word in _PARAMETER_WORD.findall(line.split("(", 1)[1])
+            )
+        return self._parameters
 
     def starting(self, name: str, *, keys: bool) -> list[str]:
         """The own names (identifiers for keys, else symbols) that start with the name's first two letters."""

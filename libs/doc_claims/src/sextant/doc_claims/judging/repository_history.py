@@ -22,7 +22,7 @@ from sextant.doc_claims.claims.claim import Claim
 from sextant.doc_claims.judging.checking import Resolution
 from sextant.doc_claims.judging.code_facts import CodeFacts
 from sextant.doc_claims.judging.definition_changes import DocLines, revise_with_definition_changes
-from sextant.doc_claims.judging.past_names import absent_names, revise_with_past_names
+from sextant.doc_claims.judging.past_names import absent_names, mentioned_names, revise_with_past_names
 from sextant.doc_claims.judging.past_packages import revise_with_past_packages
 from sextant.gitsource.access import local_path
 from sextant.gitsource.errors import GitSourceError
@@ -117,7 +117,10 @@ class RepositoryHistory:
             # A mirror not (fully) hydrated: nothing to search, for the reason the note gives.
             search = DefinitionSearch(searched=frozenset(absent_names(judged)), note=self.note)
         else:
-            search = find_past_definitions(repo, absent_names(judged), used=used, budget=self.budget)
+            mentioned = mentioned_names(judged)
+            search = find_past_definitions(
+                repo, absent_names(judged), used=used, mentioned=mentioned, qualifiers=mentioned, budget=self.budget
+            )
         sampled_seconds = search.seconds
         search = search_between_samples(repo, search, used=used)
         self.note = search.note or search.between_note
