@@ -98,3 +98,24 @@ def test_docs_check_says_a_file_is_not_a_repository(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["docs-check", str(readme)])
     assert result.exit_code == 2
     assert "is a file, not a repository folder" in result.output
+
+
+def test_the_suggested_diff_counts_lines_as_git_does(git_repo: GitRepo) -> None:
+    # A form feed (a page break, as old docs have) or a Unicode line separator ends no line for git.
+    doc = "# Sessions\n\nPage one.\x0cPage two.\n\nA line\u2028separated.\n\nCreate a `SyncSession` first.\n"
+    git_repo.write("acme/__init__.py", "")
+    git_repo.write("acme/session.py", "class SyncSession:\n    pass\n")
+    git_repo.write("docs/paged.md", doc)
+    git_repo.commit("Add sessions", date="2019-01-02T10:00:00+00:00")
+    git_repo.write("acme/session.py", "class Session:\n    pass\n")
+    git_repo.commit("Rename SyncSession to Session", date="2019-05-11T10:00:00+00:00")
+
+    diff = CliRunner().invoke(app, ["docs-check", str(git_repo.root), "--fix"]).output
+
+    assert "-Create a `SyncSession` first.\n+Create a `Session` first.\n" in diff
+    assert "\\ No newline at end of file" not in diff
+    patch = git_repo.root.parent / "fix.diff"
+    patch.write_bytes(diff.encode())
+    applied = subprocess.run(["git", "-C", str(git_repo.root), "apply", str(patch)], check=False, capture_output=True)
+    assert applied.returncode == 0, applied.stderr
+    assert (git_repo.root / "docs/paged.md").read_text() == doc.replace("SyncSession", "Session")

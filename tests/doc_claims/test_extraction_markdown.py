@@ -222,3 +222,12 @@ def test_a_sentence_about_what_is_kept_for_compatibility_is_a_present_claim() ->
     claims = by_target(text)
     assert not claims["SilentUndefined"].in_history_sentence  # the code is said to have it now
     assert claims["OldLoader"].in_history_sentence
+
+
+def test_lines_are_counted_as_git_counts_them_past_a_form_feed_or_a_line_separator() -> None:
+    # Only a newline ends a line: a page break (form feed) or U+2028 inside a line moves nothing.
+    text = (
+        "# Guide\n\nPage one.\x0cPage two.\n\nA line\u2028separated.\n\n"
+        "Call `load_config()`.\n\n```python\nimport acme.tools\n```\n"
+    )
+    assert found(text) == [(7, "symbol", "load_config"), (10, "symbol", "acme.tools")]

@@ -12,6 +12,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 
 from sextant.doc_claims.judging.finding import ClaimFinding
+from sextant.doc_claims.syntax.mentions import newline_lines
 
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 
@@ -40,7 +41,7 @@ def suggest_fixes(findings: list[ClaimFinding], docs: Mapping[str, str]) -> str:
             edits[finding.doc][finding.line].append((finding.ref, old, finding.replacement))
     chunks = []
     for doc in sorted(edits):
-        before = docs[doc].splitlines(keepends=True)
+        before = newline_lines(docs[doc])  # as the findings count lines (git's count)
         after = list(before)
         for line, renames in edits[doc].items():
             if 0 < line <= len(after):

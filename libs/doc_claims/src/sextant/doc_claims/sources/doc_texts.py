@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import msgspec
 
 from sextant.chunkstore.payload import ChunkPayload
+from sextant.doc_claims.syntax.mentions import newline_lines
 from sextant.doc_rules.kinds import chunk_kind
 
 
@@ -49,8 +50,8 @@ class DocTextCollector:
         for path in sorted(self._chunks):
             lines: dict[int, str] = {}
             for start, text in self._chunks[path]:  # in arrival order: the first copy of a line wins
-                for index, line in enumerate(text.splitlines()):
-                    lines.setdefault(start + index, line)
+                for index, line in enumerate(newline_lines(text)):  # a form feed ends no line of the chunk
+                    lines.setdefault(start + index, line.removesuffix("\n").removesuffix("\r"))
             if not lines:
                 continue
             first, last = min(lines), max(lines)

@@ -21,7 +21,7 @@ from markdown_it.token import Token
 
 from sextant.doc_claims.claims.name_shapes import FORGE_FILE, is_external
 from sextant.doc_claims.syntax.code_blocks import block_mentions
-from sextant.doc_claims.syntax.mentions import Mention
+from sextant.doc_claims.syntax.mentions import Mention, newline_lines
 
 # MyST roles, Sphinx's roles in Markdown: {func}`pkg.f` is a text `{func}` then a code span.
 _MYST_ROLE_TAIL = re.compile(r"\{((?:[a-z]+:)?[a-z]+)\}$")
@@ -46,7 +46,7 @@ def markdown_mentions(text: str) -> list[Mention]:
         MyST roles, and inline code spans (not those inside the text of an external link: a name
         behind a URL is about someone else's code).
     """
-    lines = text.splitlines(keepends=True)
+    lines = newline_lines(text)
     starts = [0]
     for line in lines:
         starts.append(starts[-1] + len(line))
@@ -103,7 +103,7 @@ def _language(info: str) -> str:
 def _body(lines: Sequence[str], starts: Sequence[int], content: str, numbers: range) -> list[tuple[int, str]]:
     """(offset in the doc, text) of each body line; the parser's content has markers and indent removed."""
     body: list[tuple[int, str]] = []
-    for number, line in zip(numbers, content.splitlines(), strict=False):
+    for number, line in zip(numbers, content.split("\n"), strict=False):
         if number >= len(lines):
             break
         raw = lines[number]

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 _NOT_NEWLINE = re.compile(r"[^\n]")
+_LINE = re.compile(r"[^\n]*\n|[^\n]+$")
 
 MentionForm = Literal[
     "inline", "link", "role", "shell", "env_file", "python_import", "example", "sample_name", "imported_use"
@@ -44,3 +45,18 @@ def mask_spans(text: str, spans: list[tuple[int, int]]) -> str:
         position = span_end
     pieces.append(text[position:])
     return "".join(pieces)
+
+
+def newline_lines(text: str) -> list[str]:
+    """The text's lines, ends kept, as git, the CommonMark parser and a claim's line number count them.
+
+    Only a newline ends a line: `str.splitlines` also breaks at a form feed (a page break), U+2028 and
+    other separators, which would put every later line off by one.
+
+    Args:
+        text: A doc text.
+
+    Returns:
+        Its lines, each with its newline (the last one without, when the text does not end with one).
+    """
+    return _LINE.findall(text)
