@@ -226,3 +226,40 @@ def test_a_module_run_with_dash_m_is_held_to_its_own_options(git_repo: GitRepo) 
     assert "acme/tool.py" in flags[(4, "--app")].evidence
     assert flags[(5, "--host")].status == "verified"  # the package itself runs the `acme` program
     assert "acme/cli.py" in flags[(5, "--host")].evidence
+
+
+SHARED_OPTIONS_RUN = """\
+import argparse
+
+from bench.common import add_corpus_options
+from .shared import add_output_options
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=1)
+    add_corpus_options(parser)
+    add_output_options(parser)
+    print(parser.parse_args())
+"""
+
+
+def test_a_scripts_options_from_a_module_it_imports_by_package_or_relatively_are_its_own(git_repo: GitRepo) -> None:
+    git_repo.write("pyproject.toml", PYPROJECT)
+    git_repo.write("acme/__init__.py", "")
+    git_repo.write("acme/cli.py", CLICK_CLI)
+    git_repo.write("bench/__init__.py", "")
+    git_repo.write("bench/common.py", 'def add_corpus_options(parser):\n    parser.add_argument("--corpus")\n')
+    git_repo.write("bench/runs/__init__.py", "")
+    git_repo.write("bench/runs/shared.py", 'def add_output_options(parser):\n    parser.add_argument("--out")\n')
+    git_repo.write("bench/runs/run.py", SHARED_OPTIONS_RUN)
+    git_repo.write(
+        "README.md", "# Bench\n\n```console\n$ python bench/runs/run.py --rounds 3 --corpus x --out f --rouns 2\n```\n"
+    )
+
+    flags = _flags(git_repo)
+
+    assert flags[(4, "--corpus")].status == "verified", flags[(4, "--corpus")]
+    assert "bench/common.py" in flags[(4, "--corpus")].evidence
+    assert flags[(4, "--out")].status == "verified", flags[(4, "--out")]
+    assert flags[(4, "--rouns")].status == "contradicted"  # still held to what they all declare

@@ -77,6 +77,14 @@ _SHELL_EXTENSIONS = (".sh", ".bash", ".zsh")
 # A module beside the script that it imports: Python's `from index_inputs import …` / `import fetch_cpu`
 # (the script's folder is on its path), JavaScript's `require('./options')` / `from '../lib/args.js'`.
 _PY_SIBLING = re.compile(r"^[ \t]*(?:from[ \t]+([A-Za-z_]\w*)[ \t]+import\b|import[ \t]+([A-Za-z_]\w*)[ \t]*$)", re.M)
+# A module of the repository it imports by its package path or relatively (`from bench.common import
+# add_corpus_options`, `from .options import build_parser`, `from . import options`), which may add options
+# to the script's parser.
+_PY_PACKAGE_IMPORT = re.compile(
+    r"^[ \t]*(?:from[ \t]+(\.+|\.*[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)[ \t]+import[ \t]+\(?[ \t]*([\w \t,]*)"
+    r"|import[ \t]+([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+))",
+    re.M,
+)
 _JS_RELATIVE = re.compile(r"""(?:\brequire\(\s*|\bfrom\s+|\bimport\s+)['"](\.\.?/[^'"\n]+)['"]""")
 # A shell script that hands its arguments on (`exec acme "$@"`): its flags may be any program's.
 _FORWARDS_ARGUMENTS = re.compile(r"\$[@*]|\$\{[@*]\}")
@@ -242,6 +250,7 @@ class _ScriptParts:
     names: dict[str, FlagSite] = field(default_factory=dict)
     commands: set[str] = field(default_factory=set)
     imports: set[str] = field(default_factory=set)
+    package_imports: set[str] = field(default_factory=set)
     forwards: bool = False
     parses: bool = False
 
@@ -251,12 +260,20 @@ class _ScriptParts:
             _keep_first(self.names, name, site)
         self.commands.update(commands)
         self.imports.update(_sibling_imports(path, text))
+        self.package_imports.update(_package_imports(path, text))
         shell = path.endswith(_SHELL_EXTENSIONS)
         self.forwards = self.forwards or (shell and _FORWARDS_ARGUMENTS.search(text) is not None)
         self.parses = self.parses or _parses_options(path, text)
 
     def frozen(self) -> ScriptOptions:
-        return ScriptOptions(self.names, frozenset(self.commands), frozenset(self.imports), self.forwards, self.parses)
+        return ScriptOptions(
+            self.names,
+            frozenset(self.commands),
+            frozenset(self.imports),
+            self.forwards,
+            self.parses,
+            frozenset(self.package_imports),
+        )
 
 
 @dataclass(frozen=True)
@@ -274,6 +291,10 @@ class ScriptOptions:
     parses: bool = False
     """The file reads its own command line (argparse, click, `sys.argv`, `process.argv`, a shell `case "$1"`):
     the flags it writes are then its options, not another program's arguments."""
+    package_imports: frozenset[str] = frozenset()
+    """Candidate paths of the repository modules it imports by package path or relatively
+    (`from bench.common import add_corpus_options`, `from .options import build_parser`): options they
+    write may be added to its parser."""
 
 
 @dataclass(frozen=True)
@@ -447,6 +468,10 @@ def _script_options(script: str, declared: DeclaredFlags) -> ScriptOptions | Non
     names = dict(own.names)
     commands = set(own.commands)
     parses = own.parses
+    for path in own.package_imports:  # only their options: how the script reads its line is its own
+        if (module := declared.scripts.get(path)) is not None:
+            for name, site in module.names.items():
+                names.setdefault(name, site)
     for path in own.imports:
         sibling = declared.scripts.get(path)
         if sibling is None:
@@ -475,3 +500,33 @@ def _sibling_imports(path: str, text: str) -> set[str]:
             base = posixpath.normpath(posixpath.join(folder, relative))
             found.update(base + suffix for suffix in ("", ".js", ".mjs", ".cjs", ".ts", "/index.js"))
     return found
+
+
+def _package_imports(path: str, text: str) -> set[str]:
+    """Candidate paths of the modules a Python script imports by package path or relatively."""
+    if not path.endswith(".py"):
+        return set()
+    folder = path.rpartition("/")[0]
+    found: set[str] = set()
+    for match in _PY_PACKAGE_IMPORT.finditer(text):
+        found.update(_package_import_files(folder, match.group(1) or match.group(3), match.group(2) or ""))
+    return found
+
+
+def _package_import_files(folder: str, module: str, names: str) -> set[str]:
+    """Candidate files of a Python import by package path or relative (`bench.common`, `.options`, `.` with
+    the names it imports, which may be modules too)."""
+    dots = len(module) - len(module.lstrip("."))
+    if dots:
+        base = folder
+        for _ in range(dots - 1):
+            base = base.rpartition("/")[0]
+        bases = [base]
+    else:
+        bases = ["", "src", folder]  # the top level, a `src/` folder, the script's own folder (on its path)
+    rest = module[dots:].replace(".", "/")
+    wanted = [rest] if rest else []
+    wanted += [posixpath.join(rest, name) for name in re.findall(r"[A-Za-z_]\w*", names) if name != "as"]
+    return {
+        posixpath.join(base, path) + suffix for base in bases for path in wanted for suffix in (".py", "/__init__.py")
+    }
