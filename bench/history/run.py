@@ -35,6 +35,12 @@ first-parent commits between the samples, blame within 100,000 commits, i.e. 4 o
 the look-up reads the same on every run: at load 22, 21.8 s wall against the recency scan's 24.2 s
 (0.90x) and 5.7 s of CPU against 5.1 s (1.13x); with 2,048 commits between the samples 1.51x CPU.
 Before, at load 19, the look-up stopped at its 15 s budget before naming removals (CPU 0.69x).
+Session 7 (main 8e4b60f against d767d6d, alternated on a shared 2-core machine): the halfway samples
+within their 24 MiB source budget (14 trees, 137 MB of source instead of 17 and 178 MB), names the
+head only mentions searched in their symbol forms (235 on git/git, in the same greps, which then
+split into more groups: 11 greps instead of 6) and removals traced through moves. CPU ratio before
+1.37 / 2.08 / 1.17 (load 3.5 / 5.0 / 4.2), after 1.55 / 1.59 / 1.60 / 1.66 (load 5.1 / 5.3 / 8.1 /
+12.9); wall 0.61 / 1.12 before, 2.07-2.55 after: over the 1.5x target, the extra grep groups first.
 """
 
 from __future__ import annotations
