@@ -37,7 +37,7 @@ from sextant.gitsource.history_definitions import (
     is_test_or_sample,
     word_pattern,
 )
-from sextant.gitsource.history_patches import LOG_FORMAT, PINNED_DIFF_OPTIONS, CommitRef, commit_file_diffs
+from sextant.gitsource.history_patches import PATCH_LOG_OPTIONS, CommitRef, commit_file_diffs
 
 
 def search_between_samples(
@@ -80,13 +80,7 @@ def search_between_samples(
                     "--first-parent",
                     "--diff-merges=first-parent",
                     "-p",
-                    "-U0",
-                    *PINNED_DIFF_OPTIONS,
-                    "--no-ext-diff",
-                    "--no-textconv",
-                    "--no-renames",
-                    "--no-color",
-                    LOG_FORMAT,
+                    *PATCH_LOG_OPTIONS,
                     f"-G{regex}",
                     f"{oldest}..{newer}",
                     "--",

@@ -42,7 +42,7 @@ from functools import cache
 from sextant.gitsource.errors import GitCommandError, GitSourceError, GitTimeoutError
 from sextant.gitsource.history_access import HistoryRepository
 from sextant.gitsource.history_budget import DEFAULT_BUDGET, HistoryBudget, SafetyClock, safety_note
-from sextant.gitsource.history_patches import LOG_FORMAT, PINNED_DIFF_OPTIONS
+from sextant.gitsource.history_patches import PATCH_LOG_OPTIONS
 
 # Other judges read these from here, as before the patch reading moved to its own module.
 from sextant.gitsource.history_patches import CommitRef as CommitRef  # noqa: PLC0414 - an explicit re-export
@@ -936,15 +936,9 @@ def diffs_naming(
         [
             "log",
             "-p",
-            "-U0",
-            *PINNED_DIFF_OPTIONS,
-            "--no-ext-diff",
-            "--no-textconv",
-            "--no-renames",
+            *PATCH_LOG_OPTIONS,
             "--diff-merges=off",
             *(["--full-history"] if full_history else []),
-            "--no-color",
-            LOG_FORMAT,
             f"-G{regex}",
             commits,
             "--",

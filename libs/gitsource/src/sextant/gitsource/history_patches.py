@@ -31,6 +31,18 @@ PINNED_DIFF_OPTIONS = ("--src-prefix=a/", "--dst-prefix=b/", "--inter-hunk-conte
 headers or hunks."""
 LOG_FORMAT = "--format=%x00%H%x00%cI%x00%s"
 """The commit header every patch log here is asked for, which `commit_file_diffs` reads."""
+PATCH_LOG_OPTIONS = (
+    "-U0",
+    *PINNED_DIFF_OPTIONS,
+    "--no-ext-diff",
+    "--no-textconv",
+    "--no-renames",
+    "--no-color",
+    LOG_FORMAT,
+)
+"""How every look-up asks git for a patch log: changed lines only, no context, headers pinned, no
+external diff or text conversion (a repository's config never runs a program), renames as a delete
+and an add, each commit headed as `commit_file_diffs` reads it."""
 
 _RECORD_START = re.compile(r"(?:^|\n)\0")
 _SECTION = "diff --git "

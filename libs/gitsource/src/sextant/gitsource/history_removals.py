@@ -35,7 +35,7 @@ from sextant.gitsource.history_definitions import (
     symbol_pattern,
     word_pattern,
 )
-from sextant.gitsource.history_patches import LOG_FORMAT, PINNED_DIFF_OPTIONS, CommitRef, commit_file_diffs
+from sextant.gitsource.history_patches import PATCH_LOG_OPTIONS, CommitRef, commit_file_diffs
 
 Key = TypeVar("Key", bound=Hashable)
 
@@ -187,13 +187,7 @@ def _added_lines(
     out = repo.git(
         [
             "show",
-            "-U0",
-            *PINNED_DIFF_OPTIONS,
-            "--no-ext-diff",
-            "--no-textconv",
-            "--no-renames",
-            "--no-color",
-            LOG_FORMAT,
+            *PATCH_LOG_OPTIONS,
             *sorted(shas),
             "--",
             *CODE_PATHSPECS,
