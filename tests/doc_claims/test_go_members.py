@@ -196,10 +196,115 @@ def test_a_name_through_a_go_package_must_be_declared_at_its_package_level(git_r
     # A field of one of the package's types, and a method, are not the package's own names.
     completion = found["cli.EnableBashCompletion"]
     assert completion.status == "contradicted", completion.evidence
-    assert "EnableBashCompletion is a member of App" in completion.evidence
+    assert "EnableBashCompletion is a field of App (app.go:" in completion.evidence
     assert found["cli.Run"].status == "contradicted", found["cli.Run"].evidence
     # A type alias and a var are.
     assert found["cli.BoolFlag"].status == "verified", found["cli.BoolFlag"].evidence
     assert found["cli.HelpFlag"].status == "verified", found["cli.HelpFlag"].evidence
     # A package under internal/ named like a standard one is not what `json.NewEncoder` means.
     assert found["json.NewEncoder"].status != "contradicted", found["json.NewEncoder"].evidence
+
+
+COMPLETION_MANUAL = """\
+# Manual
+
+You can enable completion commands by setting `EnableBashCompletion` on the app:
+
+``` go
+package main
+
+func main() {
+\tapp := cli.NewApp()
+\tapp.EnableBashCompletion = true
+\tapp.Run(os.Args)
+}
+```
+
+The default shell completion flag (`--generate-bash-completion`) is defined as
+`cli.EnableBashCompletion`, and may be redefined if desired, e.g.:
+
+``` go
+package main
+
+func main() {
+  app := &cli.App{
+    EnableBashCompletion: true,
+  }
+  app.Run(os.Args)
+}
+```
+
+The help template is the variable `cli.AppHelpTemplate`, which may be appended to:
+
+``` go
+package main
+
+import (
+  "fmt"
+
+  "github.com/urfave/cli/v2"
+)
+
+func main() {
+  cli.AppHelpTemplate = fmt.Sprintf(`%s
+
+WEBSITE: http://example.com
+
+`, cli.AppHelpTemplate)
+  (&cli.App{}).Run(os.Args)
+}
+```
+"""
+
+
+def test_a_field_written_as_the_packages_own_name_is_contradicted_though_the_docs_sample_sets_it(
+    git_repo: GitRepo,
+) -> None:
+    app = APP_GO.replace("\tName string\n", "\tName string\n\tEnableBashCompletion bool\n")
+    git_repo.commit_files(
+        "Add the app",
+        {"go.mod": GO_MOD, "app.go": app, "command.go": COMMAND_GO, "flag.go": FLAG_GO},
+        date="2019-01-04T10:00:00+00:00",
+    )
+    git_repo.commit_files(
+        "Document completion", {"docs/manual.md": COMPLETION_MANUAL}, date="2019-09-15T10:00:00+00:00"
+    )
+
+    found = findings_by_ref(git_repo)
+
+    # The samples set App's field (`app.EnableBashCompletion = true`) and assign through `cli`; the
+    # package `cli` itself declares no EnableBashCompletion while its App has that field, so
+    # `cli.EnableBashCompletion` does not compile: the code settles it, with whose field it is.
+    completion = found["cli.EnableBashCompletion"]
+    assert completion.status == "contradicted", completion.evidence
+    assert "a field of App (app.go:" in completion.evidence, completion.evidence
+    assert "cli.App.EnableBashCompletion" in completion.evidence, completion.evidence
+
+
+LOOSE_MANUAL = """\
+# Manual
+
+Completion is switched on by `cli.EnableBashCompletion`, as in:
+
+``` go
+package main
+
+var EnableBashCompletion = true
+```
+"""
+
+
+def test_a_field_written_as_the_packages_own_name_stays_contradicted_when_the_docs_sample_defines_the_bare_name(
+    git_repo: GitRepo,
+) -> None:
+    app = APP_GO.replace("\tName string\n", "\tName string\n\tEnableBashCompletion bool\n")
+    git_repo.commit_files(
+        "Add the app", {"go.mod": GO_MOD, "app.go": app, "command.go": COMMAND_GO, "docs/manual.md": LOOSE_MANUAL}
+    )
+
+    completion = findings_by_ref(git_repo)["cli.EnableBashCompletion"]
+
+    # The sample's own `EnableBashCompletion` makes the doc's name a loose one, but `cli.` is our
+    # package's qualifier: the package declares no such name, its App has the field.
+    assert completion.status == "contradicted", completion.evidence
+    assert "a field of App (app.go:" in completion.evidence, completion.evidence

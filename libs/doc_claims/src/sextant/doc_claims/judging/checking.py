@@ -416,7 +416,7 @@ def _resolve_symbol(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR0
         if lookup.foreign_base is not None:
             return Resolution("unverifiable", lookup.evidence)
         return Resolution(
-            _absent(claim),
+            "contradicted" if lookup.firm else _absent(claim),
             lookup.evidence,
             absent_name=last,
             absent_scope=lookup.module,

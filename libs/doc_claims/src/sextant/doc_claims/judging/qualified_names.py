@@ -16,7 +16,14 @@ look, and only there:
   but an enum base (`IntEnum`) supplies only its own few members (`name`, `value`), so
   `WSCloseCode.message_too_big` beside `MESSAGE_TOO_BIG = 1009` is contradicted.
 - A qualifier that is one of this repository's Go packages (`cli.HelpFlag`): the member must be
-  declared at that package's level, not be a field or method of one of its types.
+  declared at that package's level, not be a field or method of one of its types. When one of its
+  types has the member (`cli.EnableBashCompletion` beside `App.EnableBashCompletion`), the code
+  itself shows the qualifier wrong: Go resolves `cli.X` only among the package's own declarations,
+  so the name does not compile, however loosely the doc wrote it.
+- A package part the repository knows nothing by (`jinja2.Environment.parse` when the code lives in
+  `src/jinja/` and no file binds `jinja2`) does not become right because the class after it has the
+  member: the caller decides it as an unknown package, which the history may show renamed or
+  removed. (A member the class lacks stays the class's miss: `acmee.worker.Connection.retry`.)
 - Any other qualifier is left to the caller (another library's name, most often).
 
 Classes of tests, examples, benchmarks and docs are not the API a doc's `Class.member` means.
@@ -54,6 +61,9 @@ class QualifiedLookup:
     """The module the member was looked for in (`acme.session`), when the qualifier is a module."""
     owner_class: str | None = None
     """The class the member was looked for on, when the qualifier is one of the repository's classes."""
+    firm: bool = False
+    """The code proves the qualifier wrong (the member is there, under another owner): a contradiction
+    however loosely the doc wrote the name."""
 
 
 def resolve_qualified(name: str, facts: CodeFacts) -> QualifiedLookup | None:  # noqa: PLR0911 - one exit per way of finding it
@@ -86,11 +96,14 @@ def resolve_qualified(name: str, facts: CodeFacts) -> QualifiedLookup | None:  #
     if len(parts) == 2 and (declared := facts.go_packages.get(parts[0])) is not None:
         return _in_go_package(parts[0], member, declared, facts)
     qualifier = parts[-2]
+    lookup: QualifiedLookup | None = None
     if member in facts.attached_members.get(qualifier, ()):
-        return _attached(qualifier, member, facts)
-    if _class_sites(qualifier, facts):
-        return member_of_class(qualifier, member, facts, qualifier=".".join(parts[:-1]))
-    return None
+        lookup = _attached(qualifier, member, facts)
+    elif _class_sites(qualifier, facts):
+        lookup = member_of_class(qualifier, member, facts, qualifier=".".join(parts[:-1]))
+    if lookup is not None and lookup.found and len(parts) > 2 and _unknown_package(parts[0], facts):
+        return None  # `jinja2.Environment.parse` with no package jinja2: the class does not vouch for it
+    return lookup
 
 
 def _class_beside_module_tail(parts: list[str], facts: CodeFacts) -> QualifiedLookup | None:
@@ -123,6 +136,14 @@ def _class_beside_module_tail(parts: list[str], facts: CodeFacts) -> QualifiedLo
     return None
 
 
+def _unknown_package(root: str, facts: CodeFacts) -> bool:
+    """Whether nothing of the repository goes by this first part of a dotted name: no folder, module,
+    symbol or binding (an alias such as `import numpy as np` is a binding, so `np` is known)."""
+    return not (
+        root in facts.packages or root in facts.modules or root in facts.symbols or root in facts.bound_anywhere
+    )
+
+
 def _attached(owner: str, member: str, facts: CodeFacts) -> QualifiedLookup:
     sites = facts.symbols.get(owner, ())
     path = sites[0].path if sites else None
@@ -136,12 +157,21 @@ def _in_go_package(package: str, member: str, declared: frozenset[str], facts: C
     if member in declared:
         return QualifiedLookup(True, f"declared at the package level of Go package {package}", None)
     owners = sorted(
-        key.split(".")[1]
-        for key in facts.qualified_symbols
-        if key.startswith(f"{package}.") and key.endswith(f".{member}")
+        (key.split(".")[1], sites[0])
+        for key, sites in facts.qualified_symbols.items()
+        if key.startswith(f"{package}.") and key.endswith(f".{member}") and key.count(".") == 2
+    )  # `cli.App.EnableBashCompletion`: package, type, member
+    if not owners:
+        return QualifiedLookup(False, f"Go package {package} declares no {member}", None, module=package)
+    owner, site = owners[0]
+    return QualifiedLookup(
+        False,
+        f"Go package {package} declares no {member}: {member} is a {site.symbol_type} of {owner}"
+        f" ({site.path}:{site.line}), not of the package (write {package}.{owner}.{member})",
+        site.path,
+        module=package,
+        firm=True,
     )
-    hint = f" ({member} is a member of {owners[0]}, not of the package)" if owners else ""
-    return QualifiedLookup(False, f"Go package {package} declares no {member}{hint}", None, module=package)
 
 
 def _in_module(module: str, path: str, member: str, facts: CodeFacts) -> QualifiedLookup:
