@@ -13,6 +13,7 @@ import msgspec
 import typer
 
 from sextant.doc_claims import ClaimFinding, check_repository, render_findings_markdown, suggest_fixes
+from sextant.doc_claims.report.secrets import redact_finding
 from sextant.gitsource import GitSourceError
 from sextant.gitsource.history_access import open_history
 from sextant.gitsource.history_trees import read_objects
@@ -46,7 +47,8 @@ def docs_check(
     if fix:
         typer.echo(suggest_fixes(report.findings, _doc_texts(repo, commit, report.findings)), nl=False)
     elif as_json:
-        typer.echo(msgspec.json.encode(report).decode())
+        masked = msgspec.structs.replace(report, findings=[redact_finding(f) for f in report.findings])
+        typer.echo(msgspec.json.encode(masked).decode())
     else:
         typer.echo(render_findings_markdown(report, limit=_NO_LIMIT), nl=False)
     if report.totals.contradicted:

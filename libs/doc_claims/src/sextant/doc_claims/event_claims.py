@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 from sextant.contracts import DocClaim
 from sextant.doc_claims.judging.finding import ClaimFinding
+from sextant.doc_claims.report.secrets import redact_finding
 
 STATUS_ORDER = ("contradicted", "outdated", "unverifiable", "verified")
 """How findings are listed everywhere a person or a model reads them: what needs fixing first."""
@@ -18,8 +19,9 @@ def doc_claim(finding: ClaimFinding) -> DocClaim:
         finding: A doc-claim finding.
 
     Returns:
-        The DocClaim an AnalysisCompleted lists.
+        The DocClaim an AnalysisCompleted lists, with any credential the doc wrote out masked.
     """
+    finding = redact_finding(finding)
     return DocClaim(
         doc=finding.doc,
         line=finding.line,

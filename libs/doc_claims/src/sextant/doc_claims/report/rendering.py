@@ -6,6 +6,7 @@ import unicodedata
 from collections import defaultdict
 
 from sextant.doc_claims.judging.finding import ClaimFinding
+from sextant.doc_claims.report.secrets import redact_secrets
 from sextant.doc_claims.report.summary import DocCheckReport
 
 _ALARMS = ("contradicted", "outdated")
@@ -25,7 +26,7 @@ def render_findings_markdown(report: DocCheckReport, limit: int = 50) -> str:
         as a count per doc, never a list), then one bullet per doc line with an alarm: where the
         name was defined, what removed it and what replaced it, or what changed in its definition.
         Repository text (refs, paths) is cleaned of control and invisible characters and backticks,
-        and shortened, so it cannot break out of the block it is put in.
+        and shortened, so it cannot break out of the block it is put in; credentials are masked.
     """
     totals = report.totals
     if totals.docs == 0:
@@ -114,7 +115,8 @@ def _names(paths: list[str]) -> str:
 
 
 def _clean(text: str, limit: int = 120) -> str:
-    """Repository text made safe to interpolate: no control/format characters, no backticks."""
+    """Repository text made safe to interpolate: no credentials, no control/format characters, no backticks."""
+    text = redact_secrets(text)
     kept = "".join(
         " " if char in "\n\r\t" else char
         for char in text
