@@ -25,7 +25,7 @@ from sextant.doc_claims.claims.history_docs import is_history_doc, is_non_prose,
 from sextant.doc_claims.judging.checking import check_claims
 from sextant.doc_claims.judging.code_facts import CodeFactsCollector
 from sextant.doc_claims.judging.definition_changes import DocLines
-from sextant.doc_claims.judging.env_files import ENV_SETTINGS_LANGUAGE
+from sextant.doc_claims.judging.env_files import ENV_SETTINGS_LANGUAGE, may_hold_env_settings
 from sextant.doc_claims.judging.repository_history import RepositoryHistory
 from sextant.doc_claims.report.summary import DocCheckReport, build_report
 from sextant.doc_claims.sources.doc_texts import DocTextCollector
@@ -86,15 +86,19 @@ def check_docs(
 
 
 def _as_code_fact(payload: ChunkPayload) -> ChunkPayload:
-    """The payload as the code's facts take it: a changelog kept as plain text counts as a file only.
+    """The payload as the code's facts take it: a plain-text file the repository door never reads counts as a file only.
 
-    The index keeps extension-less history files (`CHANGES`, `NEWS`) as text chunks; their entries
-    name what the code had when each was written, so a name they mention is no evidence that the
-    code has it. The repository door never reads such files, and both doors must judge alike.
+    The index keeps every text file of no known language as line windows (data such as `*.jsonl` or
+    `*.csv` fixtures, extension-less changelogs such as `CHANGES` or `NEWS`). A name they mention is
+    no evidence that the code has it: a changelog names what the code had when each entry was
+    written, a data file names whatever its records hold. The repository door reads, besides docs and
+    code of known languages, only files that may hold environment settings (and a changelog among
+    those only for its settings), so both doors judge alike when the index door does the same.
     """
     path = payload.path
     plain_text = chunk_kind(path) == "code" and language_for_path(path) is None
-    if plain_text and payload.language != ENV_SETTINGS_LANGUAGE and is_history_doc(path):
+    read_by_repository_door = may_hold_env_settings(path) and not is_history_doc(path)
+    if plain_text and payload.language != ENV_SETTINGS_LANGUAGE and not read_by_repository_door:
         return msgspec.structs.replace(payload, text="")
     return payload
 
