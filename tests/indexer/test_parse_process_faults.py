@@ -13,6 +13,7 @@ import dataclasses
 import logging
 import os
 import pickle
+import shutil
 import signal
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,7 +27,16 @@ from sextant.contracts import ChunksIndexed, EventParked, StageFailed
 from sextant.embedding import SparseEncoder
 from sextant.indexer.app import SERVICE, handler_for
 from sextant.indexer.discovery import DiscoveryRules
-from sextant.indexer.parse_process import BlobToParse, ParsedChunks, ParseProcess, ParseProcessError, ParseRequest
+from sextant.indexer.parse_process import (
+    RETRY_AFTER_REQUESTS,
+    RETRY_ROUNDS,
+    START_ATTEMPTS,
+    BlobToParse,
+    ParsedChunks,
+    ParseProcess,
+    ParseProcessError,
+    ParseRequest,
+)
 
 from ..support.bus import FAST
 from ..support.processes import is_gone
@@ -50,12 +60,18 @@ def parse_process() -> Iterator[ParseProcess]:
     client.close()
 
 
-def faulty_workers(monkeypatch: pytest.MonkeyPatch, fault: str, once: Path | None = None) -> None:
-    """Every parse worker started from now on misbehaves (only the first one, with ``once``)."""
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(FAULTY_WORKER), os.environ.get("PYTHONPATH")])))
-    monkeypatch.setenv("SEXTANT_TEST_PARSE_FAULT", fault)
-    if once is not None:
-        monkeypatch.setenv("SEXTANT_TEST_PARSE_FAULT_ONCE", str(once))
+def faulty_workers(monkeypatch: pytest.MonkeyPatch, folder: Path, fault: str, once: Path | None = None) -> Path:
+    """Every parse worker started from now on misbehaves (only the first one, with ``once``).
+
+    Returns:
+        The fault file: removing it makes the workers started afterwards sound.
+    """
+    folder.mkdir()
+    shutil.copy(FAULTY_WORKER / "sitecustomize.py", folder / "sitecustomize.py")
+    chosen = folder / "fault"
+    chosen.write_text(fault + ("" if once is None else f"\n{once}"), encoding="utf-8")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(folder), os.environ.get("PYTHONPATH")])))
+    return chosen
 
 
 class BothWays:
@@ -109,7 +125,7 @@ async def test_a_worker_that_fails_its_first_answer_is_replaced_and_the_run_is_w
     caplog: pytest.LogCaptureFixture,
     fault: str,
 ) -> None:
-    faulty_workers(monkeypatch, fault, once=tmp_path / "first-worker")
+    faulty_workers(monkeypatch, tmp_path / "faulty", fault, once=tmp_path / "first-worker")
     with caplog.at_level(logging.WARNING, logger="sextant.indexer.parse_process"):
         indexed = await both_ways.worker.run()
     assert (tmp_path / "first-worker").exists(), "the fault was never armed"
@@ -127,14 +143,15 @@ async def test_a_worker_that_fails_its_first_answer_is_replaced_and_the_run_is_w
 
 
 @pytest.mark.parametrize("fault", ["exit-at-start", "banner"])
-async def test_when_no_worker_can_start_the_run_parses_in_its_own_process(
+async def test_when_no_worker_can_start_the_run_parses_in_its_own_process(  # noqa: PLR0917 - fixtures
     both_ways: BothWays,
     parse_process: ParseProcess,
+    tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
     fault: str,
 ) -> None:
-    faulty_workers(monkeypatch, fault)
+    faulty_workers(monkeypatch, tmp_path / "faulty", fault)
     with caplog.at_level(logging.WARNING, logger="sextant.indexer.parse_process"):
         indexed = await both_ways.worker.run()
     assert parse_process.parses_in_place
@@ -145,16 +162,16 @@ async def test_when_no_worker_can_start_the_run_parses_in_its_own_process(
 
 
 async def test_files_two_workers_die_on_fail_the_run_by_name_and_the_next_run_is_whole(
-    both_ways: BothWays, parse_process: ParseProcess, monkeypatch: pytest.MonkeyPatch
+    both_ways: BothWays, parse_process: ParseProcess, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    faulty_workers(monkeypatch, "die-on-answer")  # every worker: as if the files crashed the parser
+    fault = faulty_workers(monkeypatch, tmp_path / "faulty", "die-on-answer")  # as if the files crashed the parser
     with pytest.raises(
         ParseProcessError, match=r"died 2 times on the same files .*INDEX_PARSE_PROCESS=false"
     ) as failed:
         await both_ways.worker.run()
     assert ".py" in str(failed.value)
     assert not parse_process.parses_in_place  # the workers did start: nothing to give up on
-    monkeypatch.delenv("SEXTANT_TEST_PARSE_FAULT")
+    fault.unlink()
     indexed = await both_ways.worker.run()
     assert indexed.failed_files == [] or all("parse failed" not in file.reason for file in indexed.failed_files)
     await both_ways.assert_same_points()
@@ -163,7 +180,7 @@ async def test_files_two_workers_die_on_fail_the_run_by_name_and_the_next_run_is
 async def test_through_the_bus_files_two_workers_die_on_end_the_run_with_a_failure_naming_them(
     both_ways: BothWays, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    faulty_workers(monkeypatch, "die-on-answer")
+    faulty_workers(monkeypatch, tmp_path / "faulty", "die-on-answer")
     harness = both_ways.worker
     request = harness.request()
     with EmbeddedNats(tmp_path / "nats") as server:
@@ -222,8 +239,11 @@ def test_a_stopped_worker_is_ended_after_its_answer_limit_and_a_new_one_answers(
         client.close()
 
 
-def test_a_worker_slower_to_start_than_the_answer_limit_is_waited_for(monkeypatch: pytest.MonkeyPatch) -> None:
-    faulty_workers(monkeypatch, "slow-start")  # every worker takes 3 s to start, longer than its answer limit
+def test_a_worker_slower_to_start_than_the_answer_limit_is_waited_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every worker takes 3 s to start, longer than its answer limit.
+    faulty_workers(monkeypatch, tmp_path / "faulty", "slow-start")
     client = ParseProcess(answer_seconds=1.0)
     files = [BlobToParse("a.py", b"def f():\n    return 1\n")]
     try:
@@ -231,5 +251,60 @@ def test_a_worker_slower_to_start_than_the_answer_limit_is_waited_for(monkeypatc
         assert isinstance(reply.outcomes[0], ParsedChunks)
         assert not client.parses_in_place
         assert client.pid is not None
+    finally:
+        client.close()
+
+
+def _one_file_request() -> ParseRequest:
+    files = [BlobToParse("a.py", b"def f():\n    return 1\n")]
+    return ParseRequest(files, 1 << 20, 2000, pickle.dumps(SparseEncoder()))
+
+
+def _said(caplog: pytest.LogCaptureFixture) -> str:
+    return "\n".join(record.getMessage() for record in caplog.records)
+
+
+def test_a_long_running_indexer_gets_the_worker_back_after_a_count_of_requests_once_the_cause_is_gone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    fault = faulty_workers(monkeypatch, tmp_path / "faulty", "exit-at-start")
+    client = ParseProcess()
+    try:
+        with caplog.at_level(logging.INFO, logger="sextant.indexer.parse_process"):
+            assert isinstance(client.submit(_one_file_request()).result(GIVE_UP_SECONDS).outcomes[0], ParsedChunks)
+            assert client.parses_in_place
+            assert f"parsing in this process; trying it again after {RETRY_AFTER_REQUESTS} requests" in _said(caplog)
+            fault.unlink()  # the cause went away (a package reinstalled, a disk freed)
+            for _ in range(RETRY_AFTER_REQUESTS - 1):  # the first request was parsed in place too
+                client.submit(_one_file_request()).result(GIVE_UP_SECONDS)
+                assert client.pid is None, "a worker was tried again before its count of requests"
+            reply = client.submit(_one_file_request()).result(GIVE_UP_SECONDS)
+        assert isinstance(reply.outcomes[0], ParsedChunks)
+        assert client.pid is not None
+        assert not client.parses_in_place
+        said = _said(caplog)
+        assert f"trying the parse process again after {RETRY_AFTER_REQUESTS} requests" in said
+        assert "the parse process started again (retry 1): parsing in it" in said
+        assert len((tmp_path / "faulty" / "starts").read_text().split()) == START_ATTEMPTS + 1
+    finally:
+        client.close()
+
+
+def test_a_worker_that_never_starts_is_tried_again_a_bounded_number_of_times(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    faulty_workers(monkeypatch, tmp_path / "faulty", "exit-at-start")
+    client = ParseProcess()
+    try:
+        with caplog.at_level(logging.INFO, logger="sextant.indexer.parse_process"):
+            for _ in range((RETRY_ROUNDS + 3) * RETRY_AFTER_REQUESTS):
+                reply = client.submit(_one_file_request()).result(GIVE_UP_SECONDS)
+                assert isinstance(reply.outcomes[0], ParsedChunks)
+        assert client.parses_in_place
+        assert client.retries == RETRY_ROUNDS
+        assert len((tmp_path / "faulty" / "starts").read_text().split()) == START_ATTEMPTS + RETRY_ROUNDS
+        said = _said(caplog)
+        assert f"failed to start again (retry {RETRY_ROUNDS} of {RETRY_ROUNDS})" in said
+        assert said.rstrip().endswith("parsing in this process; from now on (no more retries)")
     finally:
         client.close()

@@ -1,11 +1,11 @@
 """Makes the real parse worker misbehave on its real stdout, for tests/indexer/test_parse_process_faults.py.
 
 Python imports ``sitecustomize`` from ``PYTHONPATH`` at the start of every interpreter, so a test that puts
-this folder on the ``PYTHONPATH`` it hands the indexer changes what the parse processes started then do;
-any other Python process leaves it alone. Nothing of ours is replaced: the worker runs its own code, and
-this module stands between its stdout and the pipe to the indexer, forwarding frames until the fault.
-
-``SEXTANT_TEST_PARSE_FAULT`` says which fault:
+a copy of this module on the ``PYTHONPATH`` it hands the indexer changes what the parse processes started
+then do; any other Python process leaves it alone. Nothing of ours is replaced: the worker runs its own
+code, and this module stands between its stdout and the pipe to the indexer, forwarding frames until the
+fault. The worker inherits only Python's own variables (``PYTHONPATH`` among them), so the fault is read
+from the file ``fault`` beside the copy, whose first line says which fault (no file: no fault):
 
 - ``exit-at-start``: the interpreter exits (status 3) before the worker runs, as a broken environment does;
 - ``slow-start``: the interpreter takes ``SLOW_START_SECONDS`` before the worker runs, as on a loaded machine;
@@ -14,7 +14,8 @@ this module stands between its stdout and the pipe to the indexer, forwarding fr
 - ``truncated-answer``: half of the first answer is written, then the process exits;
 - ``die-on-answer``: the process exits (status 9) instead of writing its first answer.
 
-With ``SEXTANT_TEST_PARSE_FAULT_ONCE`` naming a file, only the first worker to create it misbehaves.
+With a second line naming a file, only the first worker to create that file misbehaves. Every parse
+worker started adds a line to the file ``starts`` beside the copy, so a test can count the starts.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import struct
 import sys
 import threading
 import time
+from pathlib import Path
 
 HEADER = struct.Struct("!Q")
 SLOW_START_SECONDS = 3.0
@@ -85,9 +87,16 @@ def _stand_between(fault: str) -> None:
 
 
 def _misbehave() -> None:
-    fault = os.environ.get("SEXTANT_TEST_PARSE_FAULT", "")
-    once = os.environ.get("SEXTANT_TEST_PARSE_FAULT_ONCE")
-    if not fault or not _is_parse_worker() or (once and not _first_to_claim(once)):
+    if not _is_parse_worker():
+        return
+    with Path(__file__).with_name("starts").open("a", encoding="utf-8") as starts:
+        starts.write(f"{os.getpid()}\n")
+    try:
+        fault, _, once = Path(__file__).with_name("fault").read_text(encoding="utf-8").partition("\n")
+    except FileNotFoundError:
+        return
+    once = once.strip()
+    if not fault or (once and not _first_to_claim(once)):
         return
     if fault == "exit-at-start":
         os._exit(3)

@@ -15,7 +15,12 @@ stdin closes, which the operating system does when the indexer process ends howe
 answered, so no file is lost to a worker that dies, writes what is not a frame of ours, or goes quiet:
 that worker is ended and a new one redoes its requests; a request a second worker dies on fails the
 run with an error naming its files; a worker that cannot start at all (twice) leaves this process to
-parse in place.
+parse in place, and a long-running indexer tries one worker again after every ``RETRY_AFTER_REQUESTS``
+requests it parsed in place (a count of work, never a timer), ``RETRY_ROUNDS`` times before it keeps
+parsing in place; each step is logged.
+The worker gets only the environment an interpreter and its imports need (``worker_environment``):
+it reads repository text and never needs a provider key, a token or a bus password, so none is handed
+to it (nor to anything a parser or an imported module might start).
 ``INDEX_PARSE_PROCESS`` chooses: ``true``, ``false``, or ``auto`` (the default), the worker for a run
 without the history fetch beside it, such as a repository read in place (beside the fetch, whose git
 processes want the second core too, the worker measured no better: docs/indexing.md).
@@ -36,6 +41,7 @@ import sys
 import threading
 import time
 from collections import deque
+from collections.abc import Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import IO, Any
@@ -70,6 +76,21 @@ WATCH_SECONDS = 1.0
 """How often the watchdog looks (it never waits longer than the limit it enforces)."""
 START_ATTEMPTS = 2
 """Workers tried in a row that fail to start before this process parses in place instead."""
+RETRY_AFTER_REQUESTS = 64
+"""Requests (slices of up to 32 files) parsed in place before one worker is tried again: a cause that
+went away (a full disk, a package being reinstalled) gives the worker back to a long-running indexer,
+and a cause that stays costs one failed start per this much work."""
+RETRY_ROUNDS = 3
+"""Workers tried again, one after each ``RETRY_AFTER_REQUESTS``, before this process parses in place for
+good (a worker that becomes ready starts the count afresh)."""
+WORKER_VARIABLES = frozenset(
+    {"PATH", "HOME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "TEMP", "TMP", "VIRTUAL_ENV", "LD_LIBRARY_PATH",
+     "DYLD_LIBRARY_PATH", "SYSTEMROOT", "WINDIR", "COMSPEC", "COVERAGE_PROCESS_START"}
+)  # fmt: skip
+"""Variables the worker keeps by name: where programs, libraries, temporary files and the user's site
+packages are, the locale and time zone (besides every ``LC_*`` and Python's own ``PYTHON*``)."""
+_SECRET_NAME_PARTS = ("KEY", "TOKEN", "SECRET", "PASSW", "CRED", "AUTH")
+"""A ``PYTHON*`` variable named like a credential (``PYTHONANYWHERE_API_TOKEN``) is not Python's."""
 DEATHS_PER_REQUEST = 2
 """Workers that may die holding one request before it fails: a restart redoes a request whose worker
 was killed; a second death on the same files points at the files, which then fail the run visibly."""
@@ -189,6 +210,10 @@ class ParseProcess:
         self._answer_seconds = answer_seconds
         self._start_seconds = start_seconds
         self._failed_starts = 0
+        self._retries = 0
+        """Workers tried again since the last one that became ready."""
+        self._in_place = 0
+        """Requests answered in this process since the last start that failed."""
         self._encoders: dict[bytes, Any] = {}
 
     @property
@@ -199,8 +224,14 @@ class ParseProcess:
 
     @property
     def parses_in_place(self) -> bool:
-        """True once the worker could not start ``START_ATTEMPTS`` times: requests are answered here."""
+        """True once the worker could not start ``START_ATTEMPTS`` times: requests are answered here
+        (until a worker tried again after ``RETRY_AFTER_REQUESTS`` of them becomes ready)."""
         return self._failed_starts >= START_ATTEMPTS
+
+    @property
+    def retries(self) -> int:
+        """Workers tried again after parsing in place, since the last one that became ready."""
+        return self._retries
 
     @property
     def cpu_seconds(self) -> float:
@@ -267,6 +298,8 @@ class ParseProcess:
             return
 
     def _answer_in_place(self, item: _Request) -> None:
+        with self._lock:
+            self._in_place += 1
         try:
             reply = _answer(item.request, self._encoders)
         except Exception as error:  # the encoder failed (a bug): the run fails visibly, as in the worker
@@ -276,7 +309,7 @@ class ParseProcess:
 
     def _running(self) -> _Worker | None:
         """The worker to send to (started if none runs), or None once starting it has failed for good."""
-        while not self.parses_in_place:
+        while not self.parses_in_place or self._try_again():
             if self._worker is not None and not self._worker.ended.is_set() and self._worker.process.poll() is None:
                 return self._worker
             try:
@@ -286,6 +319,7 @@ class ParseProcess:
                     stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
                     close_fds=True,
+                    env=worker_environment(os.environ),
                 )
             except OSError as error:
                 self._failed_start(f"it could not be started: {error}")
@@ -297,15 +331,34 @@ class ParseProcess:
             return worker
         return None
 
+    def _try_again(self) -> bool:
+        """Whether to try one worker again now, parsing in place (the client's lock held)."""
+        if self._retries >= RETRY_ROUNDS or self._in_place < RETRY_AFTER_REQUESTS:
+            return False
+        self._retries += 1
+        self._failed_starts = START_ATTEMPTS - 1  # one attempt: a failure returns to parsing in place
+        logger.info(
+            "trying the parse process again after %d requests parsed in this process (retry %d of %d)",
+            self._in_place,
+            self._retries,
+            RETRY_ROUNDS,
+        )
+        return True
+
     def _failed_start(self, why: str) -> None:
         """Count a start that failed (the client's lock held)."""
         self._failed_starts += 1
-        if self.parses_in_place:
-            logger.warning(
-                "the parse process failed to start %d times (%s): parsing in this process", START_ATTEMPTS, why
-            )
-        else:
+        if not self.parses_in_place:
             logger.warning("the parse process failed to start (%s): starting another", why)
+            return
+        self._in_place = 0
+        tried = f"{START_ATTEMPTS} times" if not self._retries else f"again (retry {self._retries} of {RETRY_ROUNDS})"
+        then = (
+            f"trying it again after {RETRY_AFTER_REQUESTS} requests"
+            if self._retries < RETRY_ROUNDS
+            else "from now on (no more retries)"
+        )
+        logger.warning("the parse process failed to start %s (%s): parsing in this process; %s", tried, why, then)
 
     def _read_answers(self, worker: _Worker) -> None:
         """Resolve each request's future with its answer, then end the worker when its output stops."""
@@ -324,7 +377,9 @@ class ParseProcess:
         with self._lock:
             worker.ready = True
             worker.last_heard = time.monotonic()  # its start does not count against its answers
-            self._failed_starts = 0
+            if self._retries:
+                logger.info("the parse process started again (retry %d): parsing in it", self._retries)
+            self._failed_starts = self._retries = self._in_place = 0
         decoder = msgspec.msgpack.Decoder(ParseReply)
         while (body := _read_frame(answers)) is not None:
             reply = decoder.decode(body)
@@ -392,6 +447,25 @@ class ParseProcess:
                 )
             else:
                 self._dispatch(item)
+
+
+def worker_environment(env: Mapping[str, str]) -> dict[str, str]:
+    """The part of an environment the parse worker is started with: what Python and its imports need.
+
+    Args:
+        env: The indexer's environment.
+
+    Returns:
+        The variables of ``WORKER_VARIABLES``, every ``LC_*``, and every ``PYTHON*`` not named like a
+        credential; nothing else (provider keys, git tokens and bus credentials stay in the indexer).
+    """
+    return {name: value for name, value in env.items() if _kept_for_worker(name.upper())}
+
+
+def _kept_for_worker(name: str) -> bool:
+    if name in WORKER_VARIABLES or name.startswith("LC_"):
+        return True
+    return name.startswith("PYTHON") and not any(part in name for part in _SECRET_NAME_PARTS)
 
 
 def _stream(stream: IO[bytes] | None) -> IO[bytes]:
