@@ -20,32 +20,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
-from collections import defaultdict
 from datetime import datetime, timedelta
 from pathlib import Path
 
-HERE = Path(__file__).parent
-EARLIER = ["states", "heldout_states", "blind_states", "blind2_states", "blind3_states", "outdated_states"]
-MARGIN = timedelta(days=183)
+from doc_mining import git_run
+from mine_candidates import CODE_SPECS
+from select_common import CORPORA, commit_date, earlier_dates, too_close
+
+EARLIER = [stem for stem in CORPORA if stem not in {"blind4_states", "blind5_states"}]
 WINDOW = timedelta(days=3 * 365)
-CODE_SPECS = ["*.py", "*.go", "*.js", "*.mjs", "*.cjs", "*.ts", "*.pyi"]
-
-
-def git(git_dir: str, *args: str) -> tuple[int, str]:
-    result = subprocess.run(["git", "--git-dir", git_dir, *args], capture_output=True, check=False)
-    return result.returncode, result.stdout.decode("utf-8", "replace").strip()
-
-
-def earlier_dates() -> dict[str, list[datetime]]:
-    dates: dict[str, list[datetime]] = defaultdict(list)
-    for stem in EARLIER:
-        for raw in (HERE / f"{stem}.jsonl").read_text().splitlines():
-            if raw.strip():
-                row = json.loads(raw)
-                dates[row["repo"]].append(datetime.fromisoformat(row["date"]))
-    return dates
 
 
 def main() -> int:
@@ -53,16 +37,16 @@ def main() -> int:
     parser.add_argument("candidates", type=Path)
     parser.add_argument("--mirrors", default="/work/.mirror")
     args = parser.parse_args()
-    taken = earlier_dates()
+    taken = earlier_dates(EARLIER)
     for path in sorted(args.candidates.glob("*.jsonl")):
         repo = path.stem.replace("+", "/", 1)
         git_dir = f"{args.mirrors}/{path.stem}/repo"
         rows = [json.loads(raw) for raw in path.read_text().splitlines() if raw.strip()]
-        rows = [row for row in rows if git(git_dir, "cat-file", "-e", f"{row['fixed_by']}:{row['doc']}")[0] == 0]
+        rows = [row for row in rows if git_run(git_dir, "cat-file", "-e", f"{row['fixed_by']}:{row['doc']}")[0] == 0]
         scored = []
         for state in sorted({row["state"] for row in rows}):
-            date = datetime.fromisoformat(git(git_dir, "show", "-s", "--format=%cI", state)[1])
-            if any(abs(date - other) < MARGIN for other in taken.get(repo, [])):
+            date = commit_date(git_dir, state)
+            if too_close(repo, date, taken):
                 continue
             names: set[tuple[str, str]] = set()
             fix: set[str] = set()
@@ -70,10 +54,10 @@ def main() -> int:
                 fixed_at = datetime.fromisoformat(row["fixed_at"])
                 if not date <= fixed_at <= date + WINDOW or (row["doc"], row["name"]) in names:
                     continue
-                if git(git_dir, "grep", "-q", "-F", row["name"], state, "--", row["doc"])[0] != 0:
+                if git_run(git_dir, "grep", "-q", "-F", row["name"], state, "--", row["doc"])[0] != 0:
                     continue
                 leaf = row["name"].lstrip("-").rsplit(".", 1)[-1]
-                if git(git_dir, "grep", "-q", "-w", "-F", leaf, state, "--", *CODE_SPECS)[0] == 0:
+                if git_run(git_dir, "grep", "-q", "-w", "-F", leaf, state, "--", *CODE_SPECS)[0] == 0:
                     continue
                 names.add((row["doc"], row["name"]))
                 fix.add(row["fixed_by"])

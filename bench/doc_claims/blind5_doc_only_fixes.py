@@ -21,8 +21,9 @@ import subprocess
 import sys
 from datetime import datetime
 
-from blind5_select_states import earlier_dates, too_close
+from blind5_select_states import EARLIER
 from mine_candidates import _HISTORY_DOC, CODE_SPECS, names_in
+from select_common import earlier_dates, too_close
 
 _DOC_FILE = re.compile(r"\.(md|rst|txt|markdown|mdx)$")
 
@@ -56,7 +57,7 @@ def main() -> int:
     parser.add_argument("--since", default="2016-01-01")
     args = parser.parse_args()
     git_dir = f"{args.mirrors}/{args.repo.replace('/', '+')}/repo"
-    taken = earlier_dates()
+    taken = earlier_dates(EARLIER)
     log = git(git_dir, "log", "--no-merges", f"--since={args.since}", "--format=@@@%H %P %cI %s", "--name-only", "HEAD")
     for block in log.split("@@@")[1:]:
         head, *names = block.strip().split("\n")

@@ -17,44 +17,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 from collections import defaultdict
-from datetime import datetime, timedelta
 from pathlib import Path
 
-HERE = Path(__file__).parent
-EARLIER = [
-    "states",
-    "heldout_states",
-    "blind_states",
-    "blind2_states",
-    "blind3_states",
-    "blind4_states",
-    "outdated_states",
-]
-MARGIN = timedelta(days=183)
-CODE_SPECS = ["*.py", "*.go", "*.js", "*.mjs", "*.cjs", "*.ts", "*.pyi"]
+from doc_mining import git_run
+from select_common import CORPORA, commit_date, earlier_dates, too_close
 
-
-def git(git_dir: str, *args: str) -> tuple[int, str]:
-    result = subprocess.run(["git", "--git-dir", git_dir, *args], capture_output=True, check=False)
-    return result.returncode, result.stdout.decode("utf-8", "replace").strip()
-
-
-def earlier_dates() -> dict[str, list[datetime]]:
-    dates: dict[str, list[datetime]] = defaultdict(list)
-    for stem in EARLIER:
-        for raw in (HERE / f"{stem}.jsonl").read_text().splitlines():
-            if raw.strip():
-                row = json.loads(raw)
-                dates[row["repo"]].append(datetime.fromisoformat(row["date"]))
-    return dates
-
-
-def too_close(repo: str, date: datetime, taken: dict[str, list[datetime]]) -> bool:
-    """Whether `date` is within 183 days of an earlier corpus's state of the same repository."""
-    return any(abs(date - other) < MARGIN for other in taken.get(repo, []))
+EARLIER = [stem for stem in CORPORA if stem != "blind5_states"]
 
 
 def main() -> int:
@@ -62,17 +32,17 @@ def main() -> int:
     parser.add_argument("candidates", type=Path)
     parser.add_argument("--mirrors", default="/work/.mirror")
     args = parser.parse_args()
-    taken = earlier_dates()
+    taken = earlier_dates(EARLIER)
     for path in sorted(args.candidates.glob("*.jsonl")):
         repo = path.stem.replace("+", "/", 1)
         git_dir = f"{args.mirrors}/{path.stem}/repo"
         rows = [json.loads(raw) for raw in path.read_text().splitlines() if raw.strip()]
-        rows = [row for row in rows if git(git_dir, "cat-file", "-e", f"{row['fixed_by']}:{row['doc']}")[0] == 0]
+        rows = [row for row in rows if git_run(git_dir, "cat-file", "-e", f"{row['fixed_by']}:{row['doc']}")[0] == 0]
         by_state: dict[str, list[dict[str, str]]] = defaultdict(list)
         for row in rows:
             by_state[row["state"]].append(row)
         for state, state_rows in sorted(by_state.items()):
-            date = datetime.fromisoformat(git(git_dir, "show", "-s", "--format=%cI", state)[1])
+            date = commit_date(git_dir, state)
             if too_close(repo, date, taken):
                 continue
             for row in state_rows:
