@@ -79,6 +79,7 @@ def test_fenced_shell_block_yields_command_flags_env_and_files() -> None:
         (7, "cli", "scripts/bench.py", "scripts/bench.py"),  # a script's flags are its own
         (7, "flag", "--quick", "scripts/bench.py"),
         (9, "path", "requirements.txt", None),
+        (11, "cli", "make run", "make"),  # a task runner's task: the repository's Makefile may define it
     ]
 
 

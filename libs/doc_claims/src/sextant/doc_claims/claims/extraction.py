@@ -22,7 +22,7 @@ from sextant.doc_claims.claims.sentences import (
     sentence_around,
     tells_history,
 )
-from sextant.doc_claims.claims.shell_commands import command_claims, line_programs, quoted_flags
+from sextant.doc_claims.claims.shell_commands import command_claims, line_programs, literal_programs, quoted_flags
 from sextant.doc_claims.syntax.asciidoc import asciidoc_mentions
 from sextant.doc_claims.syntax.code_blocks import STRING_ROLE, defined_names, python_imports
 from sextant.doc_claims.syntax.markdown import markdown_mentions
@@ -118,7 +118,10 @@ def extract_claims(doc_path: str, text: str, *, first_line: int = 1) -> list[Cla
     last_program: str | None = None
     for mention in mentions:
         line = first_line + bisect.bisect_right(line_starts, mention.offset) - 1
-        if mention.form == "shell" and (programs := line_programs(mention.text)):
+        # `git log -p` in prose runs git as surely as a shell line does
+        text_programs = line_programs if mention.form == "shell" else literal_programs
+        programs = text_programs(mention.text) if mention.form in {"shell", "inline"} else []
+        if programs:
             # The program the doc ran last, a well-known tool's included: prose flags after
             # `docker-compose run --rm celery` are docker-compose's.
             last_program = programs[-1]

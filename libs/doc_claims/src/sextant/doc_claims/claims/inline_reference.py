@@ -15,7 +15,7 @@ from sextant.doc_claims.claims.prose_context import (
     noun_near,
     tells_to_create,
 )
-from sextant.doc_claims.claims.shell_commands import command_claims
+from sextant.doc_claims.claims.shell_commands import command_claims, task_command
 
 _CALL = re.compile(r"^@?([A-Za-z_][\w.]*)\(([^()]*)\)$")
 _KEY = re.compile(r"^[A-Za-z_][\w.-]*$")
@@ -119,7 +119,8 @@ def _spaced_literal(text: str, clause: str) -> list[Draft]:
         return []
     if (assignment := _ASSIGNMENT.match(text)) is not None and not shapes.ENV_NAME.match(assignment.group(1)):
         return _config_key(assignment.group(1))
-    commandish = any(t.startswith("-") or "=" in t for t in tokens) or _RUN_VERB.search(clause)
+    flagged = any(t.startswith("-") or "=" in t for t in tokens) or _RUN_VERB.search(clause) is not None
+    commandish = flagged or task_command(tokens) is not None  # `grunt build`, `npm run docs` need no verb
     return command_claims(text) if commandish else []
 
 

@@ -34,6 +34,7 @@ _CODE_WORDS = (
     | PYTHON_BUILTINS
     | frozenset({"var", "let", "const", "function", "new", "package", "func", "struct", "end", "module", "require"})
 )
+_LONG_FLAG = re.compile(r"^--[A-Za-z]")
 _OUTPUT_OPTION = re.compile(r"^(?:-o|-O|--out\w*|--output[\w-]*|--dest\w*|--target-dir|--log-file)$")
 
 
@@ -83,6 +84,29 @@ def line_programs(line: str) -> list[str]:
     return programs
 
 
+def literal_programs(text: str) -> list[str]:
+    """The programs an inline literal runs when it is a well-known tool's command line with options
+    (`git log -p`, `docker run --rm`), so that flags the prose names after it are that tool's.
+
+    Such a literal makes no claim of its own (well-known tools are not the repository's), yet the reader
+    takes `--no-indent-heuristic` after `git blame --first-parent` as git's. A literal without an option
+    (`git pull`, "use ``--rebase`` with ``git pull``") names the command more than it runs it: the doc's
+    own program stays the one its flags belong to.
+
+    Args:
+        text: The literal's text.
+
+    Returns:
+        The programs its segments run (see line_programs), or nothing when it is no such command line.
+    """
+    tokens = _drop_runners(_drop_assignments(_tokens(text.split(" #", 1)[0]), []))
+    if len(tokens) < 2 or tokens[0] not in WELL_KNOWN_COMMANDS or not shapes.PROGRAM.match(tokens[0]):
+        return []
+    if not any(shapes.FLAG.match(token) for token in tokens[1:] if token not in {"-", "--"}):
+        return []
+    return line_programs(text)
+
+
 def reads_as_command(line: str) -> bool:
     """Whether a line shown without a prompt (a reST `::` literal block's) is a command giving a program a
     flag: `flask --app=hello run`, `python -m flask -a hello run`. Such blocks hold code and output as
@@ -111,7 +135,8 @@ def reads_as_command(line: str) -> bool:
         ast.parse(line)
     except (SyntaxError, ValueError):
         return True
-    return False  # `app -flag` is a subtraction
+    # `app -flag` is a subtraction, but nobody writes `flask --version` as Python: a long flag is a command's.
+    return any(_LONG_FLAG.match(token) for token in tokens[1:])
 
 
 def _starts_a_command(word: str) -> bool:
@@ -141,7 +166,7 @@ def _tokens(segment: str) -> list[str]:
         return segment.split()
 
 
-def _segment_claims(segment: str) -> list[Draft]:
+def _segment_claims(segment: str) -> list[Draft]:  # noqa: PLR0911 - one exit per kind of command
     tokens = _tokens(segment)
     # `$M0/.viola/…`: a variable the reader's shell expands is the reader's; only a variable set for
     # the command (`NATS_URL=… acme run`, below) says the program reads it.
@@ -163,6 +188,10 @@ def _segment_claims(segment: str) -> list[Draft]:
         if not is_module:
             return drafts + _interpreted_script(program, name, args)
         program = name  # `python -m flask -a hello run` runs the module's program: its flags are that program's
+    if (task := task_command([program, *args])) is not None:
+        # `grunt build`, `npm run docs -- --watch`: the task is the claim; its options are the task's own
+        runner, name = task
+        return [*drafts, Draft("cli", f"{runner} {name}", f"{runner} {name}", command=runner)]
     if program in WELL_KNOWN_COMMANDS or program in SHELL_KEYWORDS:
         if program in {"cp", "mv"}:
             args = args[:-1]  # the destination is a file the reader makes, not one the repo has
@@ -178,6 +207,40 @@ def _segment_claims(segment: str) -> list[Draft]:
         return drafts
     drafts.extend(_program_claims(program, args))
     return drafts
+
+
+def task_command(tokens: list[str]) -> tuple[str, str] | None:
+    """The task runner and the task a command line runs (`grunt build` → ("grunt", "build"), `npm run
+    docs -- --watch` → ("npm run", "docs"), `make -C docs html` → ("make", "html")), or None.
+
+    Args:
+        tokens: The command's words, runners such as `npx` already removed.
+
+    Returns:
+        (runner, task), the task the first word that is no option or option value, or None when the
+        line runs no task (`npm install`, a bare `make`, `grunt --help`).
+    """
+    if not tokens:
+        return None
+    if tokens[0] in {"npm", "yarn", "pnpm"} and len(tokens) > 1 and tokens[1] in {"run", "run-script"}:
+        runner, args = "npm run", tokens[2:]
+    elif tokens[0] in {"grunt", "gulp", "make"}:
+        runner, args = tokens[0], tokens[1:]
+    else:
+        return None
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg.startswith("-"):
+            # `make -C docs html`, `make -f build.mk all`, `make -j 4 all`: those options take a value
+            skip = runner == "make" and arg in {"-C", "-f", "-j", "-I", "-o", "-W", "--directory", "--file"}
+        elif "=" in arg:
+            continue  # `make PREFIX=/usr install`
+        else:
+            task = arg.split(":", 1)[0] if runner == "grunt" else arg  # `karma:single` runs karma's target
+            return (runner, task) if re.fullmatch(r"[A-Za-z0-9][\w.:-]*", task) else None
+    return None
 
 
 def _interpreted(args: list[str]) -> tuple[str, list[str], bool] | None:

@@ -41,6 +41,7 @@ from sextant.doc_claims.judging.index_coverage import has_no_extension, index_ca
 from sextant.doc_claims.judging.lazy_members import lazy_member_reason
 from sextant.doc_claims.judging.qualified_names import resolve_qualified
 from sextant.doc_claims.judging.reader_members import reader_member_reason
+from sextant.doc_claims.judging.task_runners import resolve_task, task_claim
 from sextant.doc_rules.kinds import DOC_EXTENSIONS
 
 
@@ -553,6 +554,8 @@ def _declares_command(word: str, facts: CodeFacts) -> bool:
 
 
 def _resolve_cli(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR0911 - one exit per way of finding it
+    if (task := task_claim(claim.command, claim.target)) is not None:  # `grunt build`, `npm run docs`
+        return Resolution(*resolve_task(*task, facts.files, facts.flag_declarations.tasks))
     words = claim.target.split()
     if claim.command is None:
         if (site := _command_site(words[0], facts)) is not None:

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from sextant.doc_claims.judging.argument_lists import top_level
+from sextant.doc_claims.judging.task_runners import TaskDefinitions
 
 if TYPE_CHECKING:
     from sextant.doc_claims.judging.code_facts import CodeFacts
@@ -187,6 +188,7 @@ class FlagDeclarations:
         self._commands: set[str] = set()
         self._signatures: list[tuple[str, int, str]] = []
         self._scripts: dict[str, _ScriptParts] = {}
+        self._tasks = TaskDefinitions()
 
     def offer_chunk(self, path: str, start_line: int, text: str, *, library: bool = True) -> None:
         """Take in a chunk of a code file.
@@ -198,6 +200,7 @@ class FlagDeclarations:
             library: The file is library code (not a test, an example, a benchmark or a doc): its
                 declarations are the programs'. Any file a doc may run as a script also keeps its own.
         """
+        self._tasks.offer_chunk(path, start_line, text)
         declaring = library and is_declaring_file(path)
         script = path.endswith(_SCRIPT_EXTENSIONS)
         if not (declaring or script):
@@ -233,7 +236,7 @@ class FlagDeclarations:
         self._signatures.clear()
         unread = tuple(sorted(path for path in files if path not in code_files and _is_unread_program(path)))
         scripts = {path: parts.frozen() for path, parts in self._scripts.items()}
-        return DeclaredFlags(self._names, unread, frozenset(self._commands), scripts)
+        return DeclaredFlags(self._names, unread, frozenset(self._commands), scripts, self._tasks)
 
 
 def _keep_first(names: dict[str, FlagSite], name: str, site: FlagSite) -> None:
@@ -310,6 +313,8 @@ class DeclaredFlags:
     """Names the library code declares (sub)commands by (`.command("run")`, `add_parser("index")`, `Use:`)."""
     scripts: Mapping[str, ScriptOptions] = field(default_factory=dict)
     """Script-shaped code file (`.py`, `.js`, `.sh`, …; any folder) → the options it writes itself."""
+    tasks: TaskDefinitions = field(default_factory=TaskDefinitions)
+    """The tasks the task files define (Gruntfile, gulpfile, package.json scripts, Makefiles)."""
 
 
 def _is_unread_program(path: str) -> bool:
