@@ -48,6 +48,7 @@ from sextant.gitsource.history_patches import PATCH_LOG_OPTIONS
 from sextant.gitsource.history_patches import CommitRef as CommitRef  # noqa: PLC0414 - an explicit re-export
 from sextant.gitsource.history_patches import commit_file_diffs as commit_file_diffs  # noqa: PLC0414 - likewise
 from sextant.gitsource.history_trees import tree_paths
+from sextant.gitsource.name_alternation import name_alternation
 
 _FIXED_STRING_NAMES = 200
 """Names given to the `-F -w` fallback at most (one pattern each is slow in git)."""
@@ -758,15 +759,17 @@ def _language_regex(
     """A language's defining forms of the names the head uses, and any use of the names it does not.
 
     A name in `symbols_only` is searched in the language's symbol forms alone (`def N(`, `class N`).
+    Each set of names is one alternation factored by common prefixes (name_alternation): the same
+    lines match as with a flat list, at about half the grep's matching work on a large tree.
     """
-    defined = [re.escape(name) for name in names if name in used and name not in symbols_only]
-    words = [re.escape(name) for name in names if name not in used and name not in symbols_only]
-    symbols = [re.escape(name) for name in names if name in symbols_only]
-    forms = [template.format(n="(?:" + "|".join(defined) + ")") for template in templates] if defined else []
+    defined = [name for name in names if name in used and name not in symbols_only]
+    words = [name for name in names if name not in used and name not in symbols_only]
+    symbols = [name for name in names if name in symbols_only]
+    forms = [template.format(n=name_alternation(defined)) for template in templates] if defined else []
     if symbols:
-        forms += [template.format(n="(?:" + "|".join(symbols) + ")") for template in _SYMBOL_TEMPLATES[templates]]
+        forms += [template.format(n=name_alternation(symbols)) for template in _SYMBOL_TEMPLATES[templates]]
     if words:
-        forms.append(r"(?<![\w$])(?:" + "|".join(words) + r")(?![\w$])")  # every definition is a use too
+        forms.append(r"(?<![\w$])" + name_alternation(words) + r"(?![\w$])")  # every definition is a use too
     return "|".join(f"(?:{form})" for form in forms)
 
 
