@@ -32,6 +32,10 @@ BLAME_COMMITS = 100_000
 """Commits blame may walk over all docs, counting each doc's blame as the whole first-parent history
 (what it walks at most): 4 docs on git/git (24k first-parent commits, ~0.3 s of CPU per doc
 there), a dozen on a repository of 8,000, every doc of a small one."""
+DEFINITION_SOURCE_BYTES = 64 * 1024 * 1024
+"""Source the outdated check may parse in all (the definitions' files at the docs' commits, and the
+head's files whose `**kwargs` must be read): where it stops depends on the repository alone, never on
+the machine's speed or load, and a claim whose file it left unread says so in its evidence."""
 OUTPUT_BYTES = 8 * 1024 * 1024
 """Git output (grep hits, diffs) the whole look-up reads at most."""
 SAFETY_SECONDS = 150.0
@@ -46,6 +50,7 @@ class HistoryBudget:
     halfway_source_bytes: int = HALFWAY_SOURCE_BYTES
     between_commits: int = BETWEEN_COMMITS
     blame_commits: int = BLAME_COMMITS
+    definition_source_bytes: int = DEFINITION_SOURCE_BYTES
     output_bytes: int = OUTPUT_BYTES
     safety_seconds: float = SAFETY_SECONDS
 

@@ -18,7 +18,6 @@ import dataclasses
 import functools
 import keyword
 import re
-import time
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -41,7 +40,7 @@ from sextant.doc_rules import calendar_day
 from sextant.gitsource.borrowed_git_dir import borrowed_git_dir
 from sextant.gitsource.errors import GitSourceError, GitTimeoutError
 from sextant.gitsource.history_access import HistoryRepository
-from sextant.gitsource.history_budget import BLAME_COMMITS, docs_to_blame
+from sextant.gitsource.history_budget import BLAME_COMMITS, DEFINITION_SOURCE_BYTES, docs_to_blame
 from sextant.gitsource.history_changes import blob_ids
 from sextant.gitsource.history_definitions import commit_file_diffs, diffs_naming
 from sextant.gitsource.history_trees import read_objects
@@ -50,11 +49,6 @@ from sextant.parsing import Symbol, decode_source, parse_symbols
 _DEFINITIONS = frozenset({"function", "method", "constructor", "class", "struct", "interface", "record"})
 _CLASSES = frozenset({"class", "struct", "interface", "record"})
 _CONSTRUCTORS = ("__init__", "constructor", "New")
-DEFINITION_CHANGE_SECONDS = 100.0
-"""Wall-clock safety net for comparing definitions with their state at the docs' commits: about ten
-times what git/git's docs take, so only a stalled machine reaches it. The work itself is bounded by
-the claims (one blame per doc, within the blame budget; one read of each changed file), not by time,
-so the same repository gets the same findings on any machine."""
 _NEARBY_LINES = 12
 """How far from the claim the doc's text is searched for the lost name (a paragraph or a code sample)."""
 
@@ -186,7 +180,7 @@ def revise_with_definition_changes(
     doc_texts: dict[str, DocLines],
     *,
     max_bytes: int,
-    max_seconds: float = DEFINITION_CHANGE_SECONDS,
+    max_source_bytes: int = DEFINITION_SOURCE_BYTES,
     blame_commits: int = BLAME_COMMITS,
 ) -> list[tuple[Claim, Resolution]]:
     """Mark verified claims outdated where their definition lost what the doc uses, with evidence.
@@ -198,13 +192,13 @@ def revise_with_definition_changes(
         doc_commits: Doc path → (its last commit, that commit's date).
         doc_texts: Doc path → its text.
         max_bytes: Cap on the diff text read to name the changing commits.
-        max_seconds: Wall-clock safety net; files not compared by then are left as they are.
+        max_source_bytes: Source bytes parsed at most; claims whose file is left unread say so.
         blame_commits: Commits blame may walk (each doc counted as the first-parent history's length).
 
     Returns:
         The claims with revised resolutions, in the same order.
     """
-    deadline = time.monotonic() + max_seconds
+    budget = _SourceBudget(max_source_bytes)
     candidates = _candidates(judged, facts, repo, doc_commits)
     if not candidates:
         return judged
@@ -231,8 +225,8 @@ def revise_with_definition_changes(
     then = _old_aliases(repo, candidates, first, facts)
     where = {c.index: then.get(c.index, (c.site.path, c.site.qualified)) for c in candidates}
     pairs = {(sha, where[c.index][0]) for c in candidates for sha, _ in sides[c.index] if sha != repo.head}
-    old_symbols = _old_definitions(repo, pairs, deadline)
-    head = _HeadCode(repo, facts, deadline)
+    old_symbols = _old_definitions(repo, pairs, budget)
+    head = _HeadCode(repo, facts, budget)
     losses = []
     for candidate in candidates:
         claim, site = candidate.claim, candidate.site
@@ -268,21 +262,62 @@ def revise_with_definition_changes(
             )
             if dated:
                 losses.append(_Loss(candidate.index, what, dated, qualified, site.path, sha, day, candidate.route))
-    if not losses or time.monotonic() > deadline:
-        return judged
+    revised = _budget_notes(judged, candidates, sides, where, budget)
+    if not losses:
+        return revised
     try:
-        commits = _changing_commits(
-            dataclasses.replace(repo, timeout=max(1.0, deadline - time.monotonic())), losses, max_bytes
-        )
+        commits = _changing_commits(repo, losses, max_bytes)
     except GitTimeoutError:
-        return judged
-    revised = list(judged)
+        return revised  # a hung git (its process timeout), not a slow one: no commit can be named
     for loss in losses:
         changed = _describe(loss, commits)
-        if changed is None or revised[loss.index] is not judged[loss.index]:
+        if changed is None or revised[loss.index][1].changed is not None:
             continue  # no commit after the doc drops it (a parse quirk, not news), or already told
         claim, resolution = judged[loss.index]
         revised[loss.index] = (claim, dataclasses.replace(resolution, changed=changed, evidence=changed))
+    return revised
+
+
+@dataclass
+class _SourceBudget:
+    """The source bytes the comparison may still parse, and the (doc commit, file) pairs it left unread."""
+
+    left: int
+    size: int = 0
+    unread: set[tuple[str, str]] = dataclasses.field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.size = self.left
+
+    def spend(self, source: bytes) -> bool:
+        """Whether a file of this size may still be parsed; if so, its bytes are spent."""
+        if len(source) > self.left:
+            self.left = 0  # files are read in a fixed order, so the cut falls at the same file on any machine
+            return False
+        self.left -= len(source)
+        return True
+
+
+def _budget_notes(
+    judged: list[tuple[Claim, Resolution]],
+    candidates: list[_Candidate],
+    sides: dict[int, dict[tuple[str, str], set[int]]],
+    where: dict[int, tuple[str, str]],
+    budget: _SourceBudget,
+) -> list[tuple[Claim, Resolution]]:
+    """The claims, each whose definition's old file the budget left unread saying so in its evidence."""
+    revised = list(judged)
+    if not budget.unread:
+        return revised
+    note = (
+        f"; not compared with the definition when the doc line was written: the {budget.size // (1024 * 1024)} MiB "
+        "budget of source the outdated check parses was spent"
+    )
+    for candidate in candidates:
+        path = where[candidate.index][0]
+        if any((sha, path) in budget.unread for sha, _ in sides[candidate.index]):
+            claim, resolution = judged[candidate.index]
+            revised[candidate.index] = (claim, dataclasses.replace(resolution, evidence=resolution.evidence + note))
     return revised
 
 
@@ -454,7 +489,7 @@ def moved_paths(path: str) -> tuple[str, ...]:
 
 
 def _old_definitions(
-    repo: HistoryRepository, pairs: set[tuple[str, str]], deadline: float
+    repo: HistoryRepository, pairs: set[tuple[str, str]], budget: _SourceBudget
 ) -> dict[tuple[str, str], dict[str, list[Symbol]]]:
     """The definitions of each (doc commit, file) whose blob differs from the head's, by qualified name.
 
@@ -474,9 +509,10 @@ def _old_definitions(
     parsed: dict[str, dict[str, list[Symbol]]] = {}
     result = {}
     for pair, blob in sorted(changed.items()):
-        if time.monotonic() > deadline:
-            break  # the budget is spent: the files left are not compared
         if blob not in parsed and blob in contents:
+            if not budget.spend(contents[blob]):
+                budget.unread.add(pair)  # the budget is spent: this file is not compared
+                continue
             by_name: dict[str, list[Symbol]] = defaultdict(list)
             for symbol in parse_symbols(pair[1], decode_source(contents[blob])):
                 if symbol.name:
@@ -838,16 +874,16 @@ def _lost_parameters(before: list[Symbol], old_name: str, now: _Forms, nearby: s
 class _HeadCode:
     """The head's definitions with their bodies, parsed on demand: only where a `**kwargs` must be read."""
 
-    def __init__(self, repo: HistoryRepository, facts: CodeFacts, deadline: float) -> None:
+    def __init__(self, repo: HistoryRepository, facts: CodeFacts, budget: _SourceBudget) -> None:
         self._repo = repo
         self._facts = facts
-        self._deadline = deadline
+        self._budget = budget
         self._parsed: dict[str, dict[str, list[Symbol]]] = {}
 
     def accepted(self, path: str, qualified: str) -> frozenset[str] | None:
-        """The keywords the head's definition takes, or None when it may take any (or time is up)."""
+        """The keywords the head's definition takes, or None when it may take any (or its file is past the budget)."""
         callee = self._definition(path, qualified)
-        if callee is None or time.monotonic() > self._deadline:
+        if callee is None:
             return None
         return accepted_keywords(
             callee.signatures, callee.name, callee.body, lambda written: self._callee(path, qualified, written)
@@ -855,9 +891,11 @@ class _HeadCode:
 
     def _definitions(self, path: str) -> dict[str, list[Symbol]]:
         if path not in self._parsed:
-            texts = _texts(self._repo, {(self._repo.head, path)})
+            text = _texts(self._repo, {(self._repo.head, path)}).get((self._repo.head, path), "")
             by_name: dict[str, list[Symbol]] = defaultdict(list)
-            for symbol in parse_symbols(path, texts.get((self._repo.head, path), "")):
+            # Past the budget the file reads as empty: its `**kwargs` may take anything, as when unread.
+            readable = self._budget.spend(text.encode())
+            for symbol in parse_symbols(path, text if readable else ""):
                 if symbol.name:
                     by_name[f"{symbol.parent}.{symbol.name}" if symbol.parent else symbol.name].append(symbol)
             self._parsed[path] = by_name

@@ -152,6 +152,7 @@ class RepositoryHistory:
             self.doc_texts,
             max_bytes=self.budget.output_bytes,
             blame_commits=self.budget.blame_commits,
+            max_source_bytes=self.budget.definition_source_bytes,
         )
         self.cost["definition_seconds"] = time.monotonic() - started
         return revised
