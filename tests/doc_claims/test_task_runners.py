@@ -99,3 +99,21 @@ def test_without_history_a_missing_task_is_unverifiable_and_a_catch_all_rule_any
     assert "no npm script serveDocs in package.json" in commands[(3, "npm run serveDocs")].evidence
     assert commands[(3, "make html")].status == "unverifiable"
     assert "docs/Makefile may define any make target" in commands[(3, "make html")].evidence
+
+
+def test_a_removed_target_is_found_in_a_folder_with_an_odd_name_whatever_the_diff_config(git_repo: GitRepo) -> None:
+    # A non-ASCII folder is quoted in git's patch headers, and the repository's own diff config
+    # (no a/ b/ prefixes, colour) must not change what the patch log says.
+    git_repo.git("config", "diff.noprefix", "true")
+    git_repo.git("config", "color.diff", "always")
+    git_repo.write("index.js", INDEX_JS)
+    git_repo.write("guía de uso/Makefile", MAKEFILE_BEFORE)
+    git_repo.write("README.md", "# Acme\n\nRun `make docs` in the guide's folder.\n")
+    git_repo.commit("docs target", date="2022-01-10T12:00:00+00:00")
+    git_repo.write("guía de uso/Makefile", MAKEFILE_AFTER)
+    removal = git_repo.commit("Drop the docs target", date="2023-06-18T12:00:00+00:00")
+
+    target = _commands(check_repository(git_repo.root).findings)[(3, "make docs")]
+
+    assert target.status == "contradicted", target
+    assert f"defined in guía de uso/Makefile until 2023-06-18; removed by {removal[:7]}" in target.evidence

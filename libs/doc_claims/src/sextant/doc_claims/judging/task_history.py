@@ -30,6 +30,7 @@ from sextant.doc_claims.judging.task_runners import (
 from sextant.doc_rules import calendar_day
 from sextant.gitsource.errors import GitSourceError
 from sextant.gitsource.history_access import HistoryRepository
+from sextant.gitsource.history_patches import PATCH_LOG_OPTIONS, commit_file_diffs
 
 _MAX_COMMITS = 3000
 """Commits of a runner's task files read back from the head (a work budget, not a time limit)."""
@@ -127,31 +128,27 @@ def _removing_commits(repo: HistoryRepository, runner: str, tasks: set[str]) -> 
     if not tasks:
         return {}
     pathspecs = [f":(glob,icase)**/{name}" for name in TASK_FILES[runner]]
-    out = repo.git(
-        [
-            "log", repo.head, f"--max-count={_MAX_COMMITS}", "--no-renames", "--diff-filter=MD", "-p", "-U0",
-            "--no-ext-diff", "--no-textconv", "--format=%x1e%H%x1f%cI%x1f%s", "--", *pathspecs,
-        ]
-    )  # fmt: skip
+    options = [f"--max-count={_MAX_COMMITS}", "--diff-filter=MD", "-p", *PATCH_LOG_OPTIONS]
+    log = repo.git(["log", repo.head, *options, "--", *pathspecs])
     found: dict[str, _Removal] = {}
-    for record in out.decode("utf-8", "replace").split("\x1e")[1:]:
-        header, _, patch = record.partition("\n")
-        sha, day, subject = [*header.split("\x1f"), "", ""][:3]
-        path, deleted = "", False
-        for line in patch.split("\n"):
-            if line.startswith("diff --git "):
-                path, deleted = line.rsplit(" b/", 1)[-1], False
-                if _NOT_THE_REPOSITORYS.intersection(path.split("/")[:-1]):
-                    path = ""  # a vendored package's or a test fixture's task file
-            elif line.startswith("deleted file mode"):
-                deleted = True
-            elif line.startswith("-") and not line.startswith("---") and path:
-                for task in tasks - found.keys():
-                    if _names(line, task):
-                        found[task] = _Removal(sha, day, subject, path, deleted)
+    for commit, path, removed, _ in commit_file_diffs(log.decode("utf-8", "replace")):
         if len(found) == len(tasks):
             break
+        if not path or _NOT_THE_REPOSITORYS.intersection(path.split("/")[:-1]):
+            continue  # a vendored package's or a test fixture's task file
+        for task in tasks - found.keys():
+            if any(_names(line, task) for line in removed):
+                deleted = not _exists(repo, commit.sha, path)
+                found[task] = _Removal(commit.sha, commit.day, commit.subject, path, deleted)
     return found
+
+
+def _exists(repo: HistoryRepository, commit: str, path: str) -> bool:
+    try:
+        repo.git(["cat-file", "-e", f"{commit}:{path}"])
+    except GitSourceError:
+        return False
+    return True
 
 
 def _names(line: str, task: str) -> bool:
