@@ -117,3 +117,19 @@ def test_a_removed_target_is_found_in_a_folder_with_an_odd_name_whatever_the_dif
 
     assert target.status == "contradicted", target
     assert f"defined in guía de uso/Makefile until 2023-06-18; removed by {removal[:7]}" in target.evidence
+
+
+def test_a_fixtures_task_file_neither_defines_the_repositorys_task_nor_hides_its_removal(git_repo: GitRepo) -> None:
+    # The history already reads a vendored or fixture task file as another project's; the head must too.
+    git_repo.write("index.js", INDEX_JS)
+    git_repo.write("Makefile", MAKEFILE_BEFORE)
+    git_repo.write("tests/fixtures/app/Makefile", MAKEFILE_BEFORE)
+    git_repo.write("README.md", "# Acme\n\nRun `make docs`.\n")
+    git_repo.commit("docs target", date="2022-01-10T12:00:00+00:00")
+    git_repo.write("Makefile", MAKEFILE_AFTER)
+    removal = git_repo.commit("Drop the docs target", date="2023-06-18T12:00:00+00:00")
+
+    target = _commands(check_repository(git_repo.root).findings)[(3, "make docs")]
+
+    assert target.status == "contradicted", target
+    assert f"removed by {removal[:7]}" in target.evidence

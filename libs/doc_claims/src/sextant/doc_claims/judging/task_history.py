@@ -34,7 +34,6 @@ from sextant.gitsource.history_patches import PATCH_LOG_OPTIONS, commit_file_dif
 
 _MAX_COMMITS = 3000
 """Commits of a runner's task files read back from the head (a work budget, not a time limit)."""
-_NOT_THE_REPOSITORYS = frozenset({"node_modules", "vendor", "fixtures", "testdata", "third_party"})
 _MAX_TASKS = 40
 """Task-runner claims looked up per check: a doc of hundreds of `make` lines is not read further."""
 
@@ -134,7 +133,7 @@ def _removing_commits(repo: HistoryRepository, runner: str, tasks: set[str]) -> 
     for commit, path, removed, _ in commit_file_diffs(log.decode("utf-8", "replace")):
         if len(found) == len(tasks):
             break
-        if not path or _NOT_THE_REPOSITORYS.intersection(path.split("/")[:-1]):
+        if not is_task_file(runner, path):
             continue  # a vendored package's or a test fixture's task file
         for task in tasks - found.keys():
             if any(_names(line, task) for line in removed):

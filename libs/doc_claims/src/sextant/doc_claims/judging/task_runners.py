@@ -30,6 +30,8 @@ TASK_FILE_NOUNS: Mapping[str, str] = {
     "npm run": "package.json",
     "make": "Makefile",
 }
+_NOT_THE_REPOSITORYS = frozenset({"node_modules", "vendor", "fixtures", "testdata", "third_party"})
+"""Folders whose task files are another project's (a vendored package's, a test fixture's)."""
 _TASK_NOUNS = {"grunt": "grunt task", "gulp": "gulp task", "npm run": "npm script", "make": "make target"}
 
 _GRUNT_TASK = re.compile(r"\bregister(?:Multi)?Task\(\s*['\"]([\w:.-]+)['\"]")
@@ -50,12 +52,14 @@ _PACKAGE_SCRIPT_KEY = re.compile(r"^\s*\"([^\"]+)\"\s*:")
 
 def is_task_file(runner: str, path: str) -> bool:
     """Whether a repository path is one of a task runner's task files (`docs/Makefile`, `Gruntfile.js`)."""
-    return path.rsplit("/", 1)[-1].lower() in TASK_FILES[runner]
+    return runner_of_file(path) == runner
 
 
 def runner_of_file(path: str) -> str | None:
     """The task runner whose tasks a file defines, or None."""
-    name = path.rsplit("/", 1)[-1].lower()
+    folders, _, name = path.lower().rpartition("/")
+    if _NOT_THE_REPOSITORYS.intersection(folders.split("/")):
+        return None  # a vendored package's or a test fixture's task file
     return next((runner for runner, names in TASK_FILES.items() if name in names), None)
 
 
