@@ -14,6 +14,7 @@ claim check never reads vectors.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -56,13 +57,30 @@ def check_out(mirrors: Path, work: Path, repo: str, commit: str) -> Path:
         raise FileNotFoundError(f"no mirror of {repo} at {source}: fetch github:{repo} first")
     target = work / f"{repo.replace('/', '+')}@{commit[:12]}"
     if not (target / ".git").is_dir():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        _git(["clone", "--quiet", "--shared", "--no-checkout", str(source), str(target)])
-        _git(["-c", "advice.detachedHead=false", "checkout", "--quiet", "--detach", commit], cwd=target)
+        _clone_whole(source, target, commit)
     head = _git(["rev-parse", "HEAD"], cwd=target).decode().strip()
     if head != commit:
         _git(["-c", "advice.detachedHead=false", "checkout", "--quiet", "--force", "--detach", commit], cwd=target)
     return target
+
+
+def _clone_whole(source: Path, target: Path, commit: str) -> None:
+    """Clone and check out beside the target, then move it in place in one rename.
+
+    Several corpus runs share bench/.work; a run that finds the folder sees a finished checkout,
+    never one another run is still writing. The run that loses the race drops its copy.
+    """
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f"{target.name}.partial-{os.getpid()}")
+    shutil.rmtree(partial, ignore_errors=True)
+    _git(["clone", "--quiet", "--shared", "--no-checkout", str(source), str(partial)])
+    _git(["-c", "advice.detachedHead=false", "checkout", "--quiet", "--detach", commit], cwd=partial)
+    try:
+        partial.rename(target)
+    except OSError:
+        if not (target / ".git").is_dir():
+            raise
+        shutil.rmtree(partial, ignore_errors=True)
 
 
 def _tree(git_dir: Path, commit: str) -> list[tuple[str, str]]:
