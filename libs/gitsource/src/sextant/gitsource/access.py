@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 
 from sextant.gitsource.errors import UnsafeSourceError
 from sextant.gitsource.operator_config import ISOLATION, carried_settings
+from sextant.secret_rules import child_environment
 
 Provider = Literal["github", "gitlab", "bitbucket", "generic"]
 SourceKind = Literal["local", "file", "https", "http", "ssh"]
@@ -33,10 +34,13 @@ _BASIC_USERS: dict[Provider, str] = {
     "bitbucket": "x-token-auth",
 }
 
-# Git variables from the parent environment that may pass through; every other GIT_* is dropped so a
-# caller's GIT_DIR, GIT_CONFIG_*, GIT_ASKPASS or GIT_CURL_VERBOSE can never redirect or leak a run.
-# The user's and the system's config files are never read (operator_config: what is carried over).
-_INHERITED_GIT_VARIABLES = frozenset(
+# What a git child keeps of our environment besides every child's runtime variables (secret_rules):
+# git's own variables that locate it, choose its ssh or CA files or trace it, and how this machine
+# reaches a host (curl's proxy variables, OpenSSL's CA files). Nothing else passes: a provider key, a
+# chat token or the bus password never reaches git, ssh or a program they start, and a caller's
+# GIT_DIR, GIT_CONFIG_*, GIT_ASKPASS or GIT_CURL_VERBOSE can never redirect or leak a run. The user's
+# and the system's config files are never read (operator_config: what is carried over).
+_INHERITED_VARIABLES = frozenset(
     {
         "GIT_EXEC_PATH",
         "GIT_SSH",
@@ -50,9 +54,16 @@ _INHERITED_GIT_VARIABLES = frozenset(
         "GIT_TRACE2_PERF",
         "GIT_TRACE_PACKET",
         "GIT_TRACE_CURL",
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "ALL_PROXY",
+        "NO_PROXY",
+        "SSL_CERT_FILE",
+        "SSL_CERT_DIR",
     }
 )
-_DROPPED_VARIABLES = frozenset({"SSH_ASKPASS", "GCM_INTERACTIVE"})
+# The ssh agent's socket, only for a source reached over ssh (the one auth of ours that needs it).
+_SSH_VARIABLES = frozenset({"SSH_AUTH_SOCK"})
 
 # Plain http only to this machine (test servers, a local forge); git:// and remote helpers never.
 _BASE_PROTOCOLS = ("file", "https", "ssh")
@@ -243,17 +254,14 @@ def git_environment(source: RepoSource) -> dict[str, str]:
         source: The repository source.
 
     Returns:
-        The caller's environment minus git variables that could redirect or leak a run, plus no
+        An allow-list of the caller's environment (what a program needs to run, git's own locating
+        and tracing variables, proxies; never a provider key or token of ours), plus no
         prompts, no user or system config (only the operator's `safe.directory` and proxy and CA
         settings, carried as command-line config), a protocol allow-list (empty for a local path
         read in place: no transport at all), hardening config and (with a token) the auth header.
     """
-    env = {
-        name: value
-        for name, value in os.environ.items()
-        if (not name.startswith("GIT_") or name in _INHERITED_GIT_VARIABLES) and name not in _DROPPED_VARIABLES
-    }
     kind = source_kind(source.url)
+    env = child_environment(os.environ, keep=_INHERITED_VARIABLES | (_SSH_VARIABLES if kind == "ssh" else set()))
     protocols: tuple[str, ...] = _BASE_PROTOCOLS
     if kind == "http":
         protocols = (*_BASE_PROTOCOLS, "http")

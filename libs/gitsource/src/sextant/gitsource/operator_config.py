@@ -17,6 +17,8 @@ import os
 import subprocess
 from functools import cache
 
+from sextant.secret_rules import child_environment
+
 _CARRIED = r"^(safe\.directory|http\.proxy|http\.sslcainfo|http\.sslcapath)$"
 _LOCATING_VARIABLES = ("HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM")
 _READ_TIMEOUT = 10.0
@@ -41,7 +43,7 @@ def carried_settings() -> tuple[tuple[str, str], ...]:
 @cache
 def _read_carried(locating: tuple[str | None, ...]) -> tuple[tuple[str, str], ...]:
     """One `git config` read per distinct set of variables that locate the operator's config files."""
-    env = {name: value for name, value in os.environ.items() if not name.startswith("GIT_")}
+    env = child_environment(os.environ)
     env.update({name: value for name, value in zip(_LOCATING_VARIABLES, locating, strict=True) if value is not None})
     env["GIT_DIR"] = os.devnull  # outside any repository: its local config is not the operator's
     try:

@@ -51,6 +51,7 @@ import msgspec
 from sextant.chunkstore.payload import SparseVector
 from sextant.indexer.file_parsing import NotParsed, parse_file
 from sextant.parsing import Chunk
+from sextant.secret_rules import child_environment
 
 logger = logging.getLogger(__name__)
 
@@ -83,14 +84,9 @@ and a cause that stays costs one failed start per this much work."""
 RETRY_ROUNDS = 3
 """Workers tried again, one after each ``RETRY_AFTER_REQUESTS``, before this process parses in place for
 good (a worker that becomes ready starts the count afresh)."""
-WORKER_VARIABLES = frozenset(
-    {"PATH", "HOME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "TEMP", "TMP", "VIRTUAL_ENV", "LD_LIBRARY_PATH",
-     "DYLD_LIBRARY_PATH", "SYSTEMROOT", "WINDIR", "COMSPEC", "COVERAGE_PROCESS_START"}
-)  # fmt: skip
-"""Variables the worker keeps by name: where programs, libraries, temporary files and the user's site
-packages are, the locale and time zone (besides every ``LC_*`` and Python's own ``PYTHON*``)."""
-_SECRET_NAME_PARTS = ("KEY", "TOKEN", "SECRET", "PASSW", "CRED", "AUTH")
-"""A ``PYTHON*`` variable named like a credential (``PYTHONANYWHERE_API_TOKEN``) is not Python's."""
+WORKER_VARIABLES = frozenset({"VIRTUAL_ENV", "COVERAGE_PROCESS_START"})
+"""Variables the worker keeps by name besides every child's runtime ones (``secret_rules``): the user's
+site packages and the coverage hook (and Python's own ``PYTHON*``, unless named like a credential)."""
 DEATHS_PER_REQUEST = 2
 """Workers that may die holding one request before it fails: a restart redoes a request whose worker
 was killed; a second death on the same files points at the files, which then fail the run visibly."""
@@ -456,16 +452,11 @@ def worker_environment(env: Mapping[str, str]) -> dict[str, str]:
         env: The indexer's environment.
 
     Returns:
-        The variables of ``WORKER_VARIABLES``, every ``LC_*``, and every ``PYTHON*`` not named like a
-        credential; nothing else (provider keys, git tokens and bus credentials stay in the indexer).
+        Every child's runtime variables (``secret_rules.child_environment``), ``WORKER_VARIABLES`` and
+        every ``PYTHON*`` not named like a credential; nothing else (provider keys, git tokens and bus
+        credentials stay in the indexer).
     """
-    return {name: value for name, value in env.items() if _kept_for_worker(name.upper())}
-
-
-def _kept_for_worker(name: str) -> bool:
-    if name in WORKER_VARIABLES or name.startswith("LC_"):
-        return True
-    return name.startswith("PYTHON") and not any(part in name for part in _SECRET_NAME_PARTS)
+    return child_environment(env, keep=WORKER_VARIABLES, keep_prefixes=("PYTHON",))
 
 
 def _stream(stream: IO[bytes] | None) -> IO[bytes]:
