@@ -174,14 +174,33 @@ async def test_binary_and_huge_files_are_reported_not_indexed(
     git_repo.write("ok.py", "def fine():\n    return 1\n")
     git_repo.commit("mixed")
     indexed = await harness.run()
-    reasons = {failed.path: failed.reason for failed in indexed.failed_files}
-    assert set(reasons) == {"notes.txt", "latin.txt", "big.py"}
-    assert "binary" in reasons["notes.txt"]
-    assert "larger than" in reasons["big.py"]
+    # The tree's content, not a failure of the run: reported once, in skipped with its reason.
+    assert indexed.failed_files == []
+    skipped = {group.reason: group.paths for group in indexed.skipped}
+    assert skipped == {"binary": ["notes.txt"], "not UTF-8 text": ["latin.txt"], "too large": ["big.py"]}
     assert set(harness.by_path()) == {"ok.py"}
     again = await harness.run()
-    assert {failed.path for failed in again.failed_files} == set(reasons)
+    assert again.failed_files == []
+    assert {group.reason: group.paths for group in again.skipped} == skipped
     assert (again.embedding_calls, again.files_changed, again.files_added) == (0, 0, 0)
+
+
+async def test_a_whitespace_only_file_is_not_added_again_on_a_re_run(harness: Any, git_repo: Any) -> None:
+    seed(git_repo)
+    git_repo.write("shop/__init__.py", "\n  \n\t\n")  # blank, but not the empty blob the plan knows
+    git_repo.commit("blank package file")
+
+    first = await harness.run()
+    again = await harness.run()
+
+    assert (first.files_added, first.files_unchanged) == (3, 1)  # nothing to index, as an empty file
+    assert "shop/__init__.py" not in harness.by_path()
+    assert (again.files_added, again.files_changed, again.files_unchanged) == (0, 0, 4)
+    git_repo.write("shop/total.go", "\n\n")
+    git_repo.commit("blank the go file")
+    blanked = await harness.run()
+    assert (blanked.files_added, blanked.files_changed, blanked.files_unchanged) == (0, 1, 3)  # its points went
+    assert "shop/total.go" not in harness.by_path()
 
 
 async def test_odd_paths_are_indexed_exactly(harness: Any, git_repo: Any) -> None:

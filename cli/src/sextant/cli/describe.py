@@ -19,10 +19,15 @@ from sextant.contracts import (
 )
 
 
+def skipped_files(event: ChunksIndexed) -> str:
+    """``3 binary, 120 vendored or generated``: the files left out per reason (empty when none)."""
+    return ", ".join(f"{group.count} {group.reason}" for group in event.skipped)
+
+
 def skipped_counts(event: ChunksIndexed) -> str:
     """`` (skipped: 3 binary, 120 vendored or generated)``, or nothing when no file was skipped."""
-    parts = [f"{group.count} {group.reason}" for group in event.skipped]
-    return f" (skipped: {', '.join(parts)})" if parts else ""
+    skipped = skipped_files(event)
+    return f" (skipped: {skipped})" if skipped else ""
 
 
 def summarize(event: AnyEvent) -> str:  # noqa: PLR0911 — one short case per event type reads best

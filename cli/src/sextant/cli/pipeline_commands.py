@@ -14,6 +14,7 @@ import typer
 
 from sextant.analyzer.previous_outputs import StreamOutputs
 from sextant.bus import await_events
+from sextant.cli.describe import skipped_files
 from sextant.cli.progress_lines import ProgressLines
 from sextant.cli.repository_check import check_local_repository, check_repository, is_local
 from sextant.cli.run_watch import RUN_QUIET_SECONDS, RunFailedError, await_result, print_stage
@@ -179,7 +180,9 @@ def index(
         else:
             typer.echo(f"indexed {result.repo.repo_key} at {result.head_sha or '?'} into {result.collection}")
             for failed in result.failed_files:
-                typer.echo(f"  skipped {failed.path}: {failed.reason}")
+                typer.echo(f"  failed {failed.path}: {failed.reason}")
+            if result.skipped:
+                typer.echo(f"  not indexed: {skipped_files(result)}")
         sys.stdout.flush()
 
     run_to(request, ChunksIndexed, quiet=as_json, then=() if no_wait else (ChunksEmbedded,), on_result=print_index)

@@ -13,7 +13,8 @@ class NotParsed(msgspec.Struct, frozen=True, tag="not_parsed"):
     """A file that gets no new points this run, and whether its old points go."""
 
     reason: str | None
-    """For failed_files; None for a blank file (counted as indexed: it has nothing to index)."""
+    """For failed_files when the file failed (unreadable, parse error); None for a blank file (nothing to
+    index). Not reported when ``skip_reason`` is set: a content skip goes to ChunksIndexed.skipped alone."""
     drop_old_points: bool
     skip_reason: str | None = None
     """For ChunksIndexed.skipped when the content was not indexable (binary, too large, not UTF-8)."""

@@ -80,6 +80,9 @@ class RunTally:
     points_restamped: int = 0
     files_by_earlier_attempts: int = 0
     """Files the plan found unchanged because an earlier attempt of this run wrote them."""
+    files_blank: int = 0
+    """Files read and found to hold nothing to index (whitespace only) with no points stored: unchanged,
+    as an empty file the plan knows by its blob id, so a re-run does not count them as added again."""
     failed: list[FailedFile] = field(default_factory=list)
     skipped: SkipLog = field(default_factory=SkipLog)
     """Files left out by discovery and by the content checks, with their reasons."""
@@ -392,7 +395,8 @@ class _Unindexed:
 
     file: FileToIndex
     reason: str | None
-    """For failed_files; None for a blank file (counted as indexed: it has nothing to index)."""
+    """For failed_files when the file failed (unreadable, parse error); None for a blank file (nothing to
+    index). Not reported when ``skip_reason`` is set: a content skip goes to ChunksIndexed.skipped alone."""
     drop_old_points: bool
     skip_reason: str | None = None
     """For ChunksIndexed.skipped when the content was not indexable (binary, too large, not UTF-8)."""
@@ -569,16 +573,25 @@ def _with_symbol_dates(encoded: list[EncodedFile], run: _Run, dating: HistoryLin
 
 
 async def _settle(run: _Run, outcome: _Unindexed) -> None:
+    """Account for a file that gets no new points: skipped for its content, blank, or failed.
+
+    A content skip (binary, too large, not UTF-8) is reported once, in ``skipped`` with its reason: it
+    is the tree's content, not a failure of the run. A blank file counts as changed only when it
+    had points to lose, and otherwise as unchanged (never as added: nothing of it is stored, so
+    every run would add it again).
+    """
     file = outcome.file
     if outcome.drop_old_points and file.old_point_ids:
         await asyncio.to_thread(run.deps.store.delete_points, file.old_point_ids)
         run.tally.chunks_deleted += len(file.old_point_ids)
-    if outcome.reason is None:
-        run.tally.indexed(file)
-    else:
-        run.tally.failed.append(FailedFile(path=file.path, reason=outcome.reason))
     if outcome.skip_reason is not None:
         run.tally.skipped.add(outcome.skip_reason, file.path)
+    elif outcome.reason is not None:
+        run.tally.failed.append(FailedFile(path=file.path, reason=outcome.reason))
+    elif file.old_point_ids:
+        run.tally.files_changed += 1
+    else:
+        run.tally.files_blank += 1
     run.tally.files_done += 1
 
 
@@ -639,7 +652,7 @@ def _chunks_indexed(
         head_sha=state.head_sha,
         collection=deps.store.collection,
         files_seen=run.plan.files_seen,
-        files_unchanged=run.plan.unchanged - tally.files_by_earlier_attempts,
+        files_unchanged=run.plan.unchanged - tally.files_by_earlier_attempts + tally.files_blank,
         files_changed=tally.files_changed,
         files_added=tally.files_added,
         files_deleted=tally.files_deleted,
