@@ -44,7 +44,7 @@ def test_a_doc_with_credentials_is_reported_without_them(git_repo: GitRepo) -> N
     assert any(f.ref.startswith("ACME_PASSWORD") for f in report.findings)  # the claim itself is judged
     for where, text in outputs.items():
         assert not [secret for secret in SECRETS if secret in text], where
-    assert "ACME_PASSWORD=***" in outputs["json"]
+    assert "ACME_PASSWORD=<redacted:password>" in outputs["json"]
     assert "ACME_TOKEN=$ACME_TOKEN" in outputs["json"]  # a placeholder is what the reader should see
 
 
@@ -60,11 +60,14 @@ def test_alarm_lines_mask_a_url_password_and_keep_the_rest() -> None:
     report = build_report([finding], {"docs/deploy.md": None}, skipped_docs=[])
     text = render_findings_markdown(report)
     assert "s3cretpass" not in text
-    assert "`https://***@git.example.com/acme/tools.git` (path) — contradicted: no such path" in text
+    assert (
+        "`https://deploy:<redacted:password>@git.example.com/acme/tools.git` (path) — contradicted: no such path"
+        in text
+    )
 
 
 def test_placeholders_and_code_names_are_kept() -> None:
     for kept in ("API_TOKEN=$API_TOKEN", "GITHUB_TOKEN=<your-token>", "SECRET_KEY", "--api-key", "token_url"):
         assert redact_secrets(kept) == kept
-    assert redact_secrets("password: s3cr3t") == "password: ***"
-    assert redact_secrets("AKIAABCDEFGHIJKLMNOP") == "***"
+    assert redact_secrets("password: s3cr3t") == "password: <redacted:password>"
+    assert redact_secrets("AKIAABCDEFGHIJKLMNOP") == "<redacted:aws-key>"

@@ -11,6 +11,7 @@ from typing import Literal, Protocol
 import msgspec
 
 from sextant.contracts.envelope import Event, stable_id, utc_now_iso
+from sextant.secret_rules import redact_diff, redact_doc_secrets
 
 RecencyStatus = Literal["computed", "skipped", "failed"]
 Purpose = Literal["analysis", "summary"]
@@ -398,6 +399,23 @@ class ReviewRequested(Event, frozen=True, kw_only=True, tag="review.requested"):
     """Head ref."""
     diff: str | None = None
     """A unified diff, when the publisher sends it instead of refs."""
+
+    def __post_init__(self) -> None:
+        """Mask credentials in the title, description and diff, whoever builds or decodes the request.
+
+        These texts come from a pull request or a diff file and go to a hosted model and into the
+        review; a token pasted in a description or a key in a diff stops here. Built by us, the
+        request is published masked; decoded from a publisher that did not mask, it is masked before
+        any handler reads it. Masking is idempotent, so a re-decoded request is unchanged.
+        """
+        masked = {
+            "title": redact_doc_secrets(self.title),
+            "description": redact_doc_secrets(self.description),
+            "diff": redact_diff(self.diff) if self.diff else self.diff,
+        }
+        for name, value in masked.items():
+            if value != getattr(self, name):
+                msgspec.structs.force_setattr(self, name, value)
 
 
 class ReviewFinding(msgspec.Struct, frozen=True, kw_only=True):

@@ -48,6 +48,7 @@ from collections.abc import Iterable, Sequence
 
 from sextant.chunkstore.payload import ChunkPayload
 from sextant.doc_rules import median_date
+from sextant.secret_rules import redact_file_text
 from sextant.selection.budget import DEFAULT_PAGE_SIZE, MAX_CHUNKS_PER_FILE, doc_cap
 from sextant.selection.inventory import FileChunks, Inventory
 from sextant.selection.payload_source import PayloadSource
@@ -154,7 +155,8 @@ def _in_output_order(picked_code: list[Offer], picked_docs: list[Offer]) -> list
 def _selected(offer: Offer) -> SelectedChunk:
     entry, (_, start_line, end_line, _, symbol, symbol_type, language, modified, text, symbol_modified) = offer
     return SelectedChunk(
-        text=text,
+        # The selection is published and goes to a model: a key committed in the file stops here.
+        text=redact_file_text(entry.path, text),
         path=entry.path,
         kind=entry.kind,
         last_modified_at=modified or None,

@@ -45,6 +45,7 @@ from sextant.contracts import (
 )
 from sextant.doc_claims import HistoryLocations, RepositoryHistory, doc_claims, render_findings_markdown
 from sextant.llm import Completion, LanguageModel, LanguageModelError, failure_reason, traced_completion
+from sextant.secret_rules import redact_credentials
 from sextant.selection import DEFAULT_PAGE_SIZE, PayloadSource
 from sextant.telemetry import tracer
 
@@ -240,6 +241,7 @@ async def analyze(event: ChunksSelected, writing: _Writing) -> AnalysisCompleted
             event.repo, event.head_sha, evidence, reason=answer.reason, claims_limit=settings.claims_in_report
         )
     provenance = build_provenance(event.chunks, median, completion=completion, totals=evidence.doc_report.totals)
+    markdown = redact_credentials(markdown)  # the text is published: no key the model or evidence quoted
     sections = split_sections(markdown)  # the seven sections; provenance has its own structured field
     markdown = markdown.rstrip("\n") + "\n\n" + provenance_section(provenance, what="analysis") + "\n"
     return AnalysisCompleted(
@@ -252,7 +254,7 @@ async def analyze(event: ChunksSelected, writing: _Writing) -> AnalysisCompleted
         usage=_usage(completion),
         counts=event.counts,
         median_code=median,
-        prompt=prompt.as_text(),
+        prompt=redact_credentials(prompt.as_text()),
     )
 
 
@@ -276,6 +278,7 @@ async def summarize(event: ChunksSelected, writing: _Writing) -> SummaryComplete
     else:
         evidence = evidence or await _evidence(store, event, check_doc_claims=False)
         purpose, summary = offline_summary(evidence, answer.reason)
+    purpose, summary = redact_credentials(purpose), redact_credentials(summary)
     provenance = build_provenance(event.chunks, event.median_code, completion=completion)
     return SummaryCompleted(
         **_output_fields(SummaryCompleted, event, answer, fingerprint, provenance),

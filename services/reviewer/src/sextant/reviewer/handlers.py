@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import logging
 
+import msgspec
+
 from sextant.contracts import (
     ContextItem,
     ReviewCompleted,
@@ -29,6 +31,7 @@ from sextant.reviewer.recency_context import ContextDecision, apply_recency_to_c
 from sextant.reviewer.report import render_review
 from sextant.reviewer.retrieval import build_query, retrieve
 from sextant.reviewer.review_provenance import review_provenance
+from sextant.secret_rules import redact_credentials, redact_diff
 from sextant.telemetry import tracer
 
 STAGE = "reviewer"
@@ -85,7 +88,8 @@ async def on_review_requested(event: ReviewRequested, deps: ReviewerDeps) -> lis
         )
     review, usage, model, provider = await _model_review(deps, prompt, warnings)
     context = [_context_item(decision) for decision in decisions]
-    findings = [*review, *drift]
+    # Findings quote the model and the docs; what is published carries no credential either way.
+    findings = [_masked(finding) for finding in (*review, *drift)]
     return [
         ReviewCompleted(
             event_id=event_id_for(ReviewCompleted, event.run_id, event.event_id),
@@ -96,14 +100,16 @@ async def on_review_requested(event: ReviewRequested, deps: ReviewerDeps) -> lis
             pr_number=event.pr_number,
             findings=findings,
             context=context,
-            markdown=render_review(
-                title=event.title,
-                findings=findings,
-                context=context,
-                median_code=median,
-                model=model,
-                warnings=warnings,
-                search=retrieval.search,
+            markdown=redact_credentials(
+                render_review(
+                    title=event.title,
+                    findings=findings,
+                    context=context,
+                    median_code=median,
+                    model=model,
+                    warnings=warnings,
+                    search=retrieval.search,
+                )
             ),
             model=model,
             provider=provider,
@@ -146,7 +152,13 @@ def _diff_from_refs(event: ReviewRequested, deps: ReviewerDeps) -> str:
     token = settings.tokens(event.repo.provider)
     source = source_for_repo(event.repo, token=token, allow_local=settings.allow_local_repos)
     deps.mirror.sync(source)
-    return deps.mirror.diff(source, event.base_ref, event.head_ref)
+    # Masked per file (config, doc or code rules) before it reaches the prompt, the query or an event.
+    return redact_diff(deps.mirror.diff(source, event.base_ref, event.head_ref))
+
+
+def _masked(finding: ReviewFinding) -> ReviewFinding:
+    message = redact_credentials(finding.message)
+    return finding if message == finding.message else msgspec.structs.replace(finding, message=message)
 
 
 def _context_item(decision: ContextDecision) -> ContextItem:

@@ -1,4 +1,9 @@
-"""The review prompt: the change, then the codebase context framed so that code outranks docs."""
+"""The review prompt: the change, then the codebase context framed so that code outranks docs.
+
+The prompt goes to a hosted model: the change's texts arrive masked (``ReviewRequested`` masks its
+title, description and diff; a diff read with git is masked per file as it is read), and each
+context chunk is masked here by the rules of its file's kind.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ from collections.abc import Sequence
 
 from sextant.llm.untrusted import UNTRUSTED_DATA_RULE, fence_untrusted
 from sextant.reviewer.recency_context import ContextDecision
+from sextant.secret_rules import redact_file_text
 
 CODE_IS_AUTHORITATIVE = "Where documentation and code conflict, the code is authoritative."
 
@@ -51,5 +57,6 @@ def build_review_prompt(
         if decision.kept:
             # The header names a repository path, so it is data too: it goes inside the fence.
             payload = decision.chunk.payload
-            parts.append(fence_untrusted(payload.path, f"{decision.header}\n{payload.text}"))
+            text = redact_file_text(payload.path, payload.text)
+            parts.append(fence_untrusted(payload.path, f"{decision.header}\n{text}"))
     return "\n\n".join(parts)

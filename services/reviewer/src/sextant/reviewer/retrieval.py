@@ -15,6 +15,7 @@ from sextant.embedding import DenseEmbedder, SparseEncoder
 from sextant.rerank import Reranker
 from sextant.reviewer.diff_reading import DiffSummary
 from sextant.reviewer.recency_context import RetrievedChunk
+from sextant.secret_rules import redact_file_text
 from sextant.telemetry import tracer
 
 _tracer = tracer(__name__)
@@ -96,7 +97,9 @@ async def retrieve(
         hits = distinct_symbols(hits)
         span.set_attributes({"sextant.hits": len(hits), "sextant.limit": limit, "sextant.search": search})
     with _tracer.start_as_current_span("reviewer.rerank", attributes={"sextant.reranker": reranker.name}) as span:
-        result = await reranker.rerank(query, [hit.payload.text for hit in hits])
+        # A hosted reranker reads the chunks too: they go masked, as they do into the prompt.
+        documents = [redact_file_text(hit.payload.path, hit.payload.text) for hit in hits]
+        result = await reranker.rerank(query, documents)
         span.set_attribute("sextant.rerank.model", result.model)
     if result.warning:
         warnings.append(result.warning)

@@ -2,8 +2,10 @@
 
 Each excerpt is headed `// path (last modified 2026-05-28)` — the date only when known — and docs
 that are stale by the shared rule carry the relative age note when the median code date is known.
-Every excerpt's text is repository content, so it is fenced as untrusted data; the heading's path
-is cleaned so that it cannot break the line it sits on or forge a fence marker.
+Every excerpt's text is repository content, so it is fenced as untrusted data, with the secrets it
+holds masked by the rules of its file's kind (a key committed by mistake does not go to the hosted
+model); the heading's path is cleaned so that it cannot break the line it sits on or forge a fence
+marker.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass
 from sextant.contracts import SelectedChunk
 from sextant.doc_rules import age_phrase, calendar_day, payload_date
 from sextant.llm import clean_untrusted_line, fence_untrusted
+from sextant.secret_rules import redact_file_text
 from sextant.telemetry import tracer
 
 DOCS_BANNER = "--- Documentation excerpts (prose may be outdated; the code is the source of truth) ---"
@@ -55,7 +58,9 @@ def chunk_heading(chunk: SelectedChunk, median_code: str | None) -> str:
 
 def _excerpt(chunk: SelectedChunk, median_code: str | None) -> str:
     label = f"{chunk.path}:{chunk.start_line}-{chunk.end_line}"
-    return f"{chunk_heading(chunk, median_code)}\n{fence_untrusted(label, chunk.text)}"
+    # Masked again here: a selection from another publisher (or an older one) may not have been.
+    text = redact_file_text(chunk.path, chunk.text)
+    return f"{chunk_heading(chunk, median_code)}\n{fence_untrusted(label, text)}"
 
 
 def format_context(chunks: Sequence[SelectedChunk], median_code: str | None) -> FormattedContext:
