@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import re
 import shutil
 import signal
 import struct
@@ -264,28 +265,35 @@ def _split_hunks(output: bytes, pairs: int) -> list[list[Hunk]]:
         hunks: list[Hunk] = []
         hunk = output.find(_HUNK, position, mark)
         while hunk >= 0:
-            line_end = output.find(b"\n", hunk + 1, mark)
-            hunks.append(hunk_counts(output[hunk + len(_HUNK) : line_end]))
-            hunk = output.find(_HUNK, line_end, mark)
+            hunks.append(hunk_counts(output, hunk + len(_HUNK)))
+            hunk = output.find(_HUNK, hunk + len(_HUNK), mark)
         found.append(hunks)
         position = mark + len(_MARK)
     return found
 
 
-def hunk_counts(header: bytes) -> Hunk:
+_COUNTS = re.compile(rb"\d+(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+"""A hunk header after its ``@@ -``: a count left out is 1."""
+
+
+def hunk_counts(output: bytes, at: int = 0) -> Hunk:
     """(lines removed, first line added, lines added) of a hunk header after its ``@@ -``.
 
     Args:
-        header: The header's rest, e.g. ``b"3,2 +4 @@ def f():"``.
+        output: Diff output, e.g. ``b"3,2 +4 @@ def f():"``.
+        at: Where the header's rest starts in it (matched in place: no slice per hunk).
 
     Returns:
         The counts.
+
+    Raises:
+        GitSourceError: No hunk header there.
     """
-    removed_part, _, rest = header.partition(b" +")
-    added_part = rest.split(b" ", 1)[0]
-    _, comma, removed = removed_part.partition(b",")
-    start, comma_added, added = added_part.partition(b",")
-    return (int(removed) if comma else 1, int(start), int(added) if comma_added else 1)
+    counts = _COUNTS.match(output, at)
+    if counts is None:
+        raise GitSourceError("git diff-tree printed a hunk header it does not print")
+    removed, start, added = counts.groups()
+    return (1 if removed is None else int(removed), int(start), 1 if added is None else int(added))
 
 
 def _alternate_entry(objects: Path) -> str:

@@ -93,13 +93,14 @@ def earlier_dates(payloads: Iterable[ChunkPayload]) -> dict[str, SymbolDate]:
 
 
 _NO_LINE = -1
+_PAST_EVERY_LINE = 1 << 62
 _WALK_ENDED = object()
 
 
 class _FileLines:
     """One head file followed back through history: which head line each line of the version stepped over is."""
 
-    __slots__ = ("created_at", "dated", "known", "next_change", "rest", "settled", "spans")
+    __slots__ = ("created_at", "dated", "known", "longest", "next_change", "rest", "settled", "spans")
 
     def __init__(self) -> None:
         self.known: list[int] = []
@@ -109,7 +110,10 @@ class _FileLines:
         self.dated: dict[int, int] = {}
         """Head line index -> committer time of the commit that added it."""
         self.spans: list[tuple[int, int]] | None = None
-        """Head line ranges (start, end exclusive) of its chunks that have no dated line yet; None: not told."""
+        """Head line ranges (start, end exclusive) of its chunks that have no dated line yet, in order of
+        their start; None: not told."""
+        self.longest = 0
+        """Lines of its longest chunk: a chunk holding a line starts less than this many lines before it."""
         self.next_change = 0
         """Index of the next (older) change to step back over."""
         self.created_at = 0
@@ -162,23 +166,32 @@ class _FileLines:
     def want(self, spans: list[tuple[int, int]]) -> None:
         """Learn its chunks' line ranges; those with a line dated already are settled."""
         dated = self.dated
+        self.longest = max((end - start for start, end in spans), default=0)
         if not dated:
-            self.spans = spans  # told before any change was stepped over: the usual case
+            self.spans = sorted(spans)  # told before any change was stepped over: the usual case
             return
-        self.spans = [(start, end) for start, end in spans if not any(line in dated for line in range(start, end))]
+        self.spans = sorted(
+            (start, end) for start, end in spans if not any(line in dated for line in range(start, end))
+        )
 
     def settle(self, newly: list[int]) -> None:
         """Drop the chunks that got a dated line (the newest dates come first: theirs is final)."""
         if not self.spans or not newly:
             return
         newly.sort()
+        spans = self.spans
+        # Only chunks starting from a longest chunk before the first dated line to the last can hold one.
+        low = bisect.bisect_left(spans, (newly[0] - self.longest + 1,))
+        high = bisect.bisect_right(spans, (newly[-1], _PAST_EVERY_LINE))
         count, first_at_or_after = len(newly), bisect.bisect_left
-        kept = []
-        for span in self.spans:
+        kept = spans[:low]
+        for span in spans[low:high]:
             at = first_at_or_after(newly, span[0])
             if at == count or newly[at] >= span[1]:
                 kept.append(span)  # no line of this chunk was dated by this commit
-        self.spans = kept
+        if len(kept) < high:
+            kept += spans[high:]
+            self.spans = kept
 
     @property
     def done(self) -> bool:
@@ -337,7 +350,7 @@ class HistoryLineDates:
                 self.pairs_diffed, self.bytes_read = diffs.pairs_diffed, walk.bytes_read + diffs.bytes_read
                 for (lines, change), hunks in zip(pairs, found, strict=True):
                     lines.settle(lines.apply(hunks, change.when))
-                self._retire_done()
+                self._retire_done(ready)
                 if self.bytes_read > self._max_bytes:
                     logger.warning("symbol dates: history read stopped at %d bytes", self.bytes_read)
                     return False
@@ -407,17 +420,20 @@ class HistoryLineDates:
             lines = self._files.get(told[0])
             if lines is not None and lines.spans is None:
                 lines.want(told[1])
+                if lines.done:
+                    self._retire(told[0])  # no chunk to date
         if self._all_told:
             for path in [path for path in self._active if self._files[path].spans is None]:
                 self._retire(path)
-        self._retire_done()
 
     def _any_told(self) -> bool:
         return any(self._files[path].spans is not None for path in self._active)
 
-    def _retire_done(self) -> None:
-        for path in [path for path in self._active if self._files[path].done]:
-            self._retire(path)
+    def _retire_done(self, stepped: list[str]) -> None:
+        """Retire the files just stepped whose chunks all have a date (no other file's changed)."""
+        for path in stepped:
+            if self._files[path].done:
+                self._retire(path)
 
     def _retire(self, path: str) -> None:
         """Stop following a file: its dates are final."""
