@@ -85,3 +85,26 @@ def test_a_repository_under_a_folder_whose_name_holds_a_colon_is_diffed(tmp_path
         differ.close()
 
     assert found == [_git_hunks(git_repo, old, new)] == [[(0, 2, 1)]]
+
+
+def test_a_pair_whose_text_looks_like_diff_headers_keeps_its_own_hunks_and_the_next_pair_its_own(
+    git_repo: Any,
+) -> None:
+    # A batch's diffs are told apart by their `diff --git` and `index` lines; text that reads like them
+    # (and like the batch's end mark) is a diff line there, behind its sign.
+    tricky = ["#\n", "diff --git a/f b/f\n", "index 0000..1111 100644\n", "@@ -1 +1 @@\n"]
+    versions = ["".join(tricky), "x\n" + "".join(reversed(tricky)) + "#\n", "a\nb\n", "a\nc\nb\n"]
+    blobs = []
+    for number, text in enumerate(versions):
+        git_repo.write("m.py", text)
+        blobs.append(_blob(git_repo, git_repo.commit(f"v{number}") + ":m.py"))
+    pairs = [(blobs[0], blobs[1]), (blobs[2], blobs[3]), (blobs[1], blobs[0]), (blobs[2], blobs[3])]
+
+    differ = BlobPairDiffs(git_repo.root / ".git", dict(os.environ), timeout=60)
+    try:
+        found = differ.hunks(pairs)
+    finally:
+        differ.close()
+
+    assert found == [_git_hunks(git_repo, old, new) for old, new in pairs]
+    assert found[1] == found[3] == [(0, 2, 1)]
