@@ -15,38 +15,23 @@ much this process's (reading the log, dating the chunks), and checks the dates: 
 files spread over the dated ones, every chunk dated by the pass must carry the newest committer
 time among its lines by `git blame --first-parent` (exit status 1 when one does not).
 
-Figures on a shared 2-core machine (wall time is noisy there, CPU time less so, but git's own CPU
-still grows by ~10% with the load), share added to the first phase, wall / CPU. One `git blame` per
-file, four at a time: pallets/flask +70% / +216%, pallets/click +63..72% / +120%, celery +204% /
-+461%. One history pass for all files, read while the files are parsed and encoded: flask +17% /
-+51%, click +19% / +37%, celery +21% / +33% (re-measured at load 3: flask -9% / +54%, click +37% /
-+33%, celery +46% / +36%; git 0.36 / 0.27 / 1.30 s, the log's regex parsing 0.04 / 0.03 / 0.20 s).
-The pass stopping once every chunk is dated, reading only followed files' hunks, git keeping its freed
-memory (load 12-20, three runs each): flask -21..-5% / +24..30% (git +0.23..0.24 s, this process
-+0.00..0.05 s), click +5..6% / +26..29% (git +0.22..0.23 s, +0.06..0.09 s), celery -1..+13% /
-+30..33% (git +1.38..1.47 s, +0.12..0.22 s). Celery's oldest chunks need its whole first-parent
-history diffed. After the first index itself got ~40% cheaper (load 10-12): flask +11% / +50% (0.52 ->
-0.78 s; git +0.23 s), click +4% / +37% (0.68 -> 0.93 s; git +0.22 s), celery +34% / +48% (3.31 ->
-4.92 s; git +1.39 s, this process +0.22 s): the same absolute cost, a larger share. A no-change
-re-index adds nothing either way (no pass runs when nothing changed). Re-measured with the date check
-(load 18-21, three runs each): flask -9..+17% / +54% (0.48 -> 0.74 s), click -12% / +43% (0.65 ->
-0.93 s), celery +32% / +44% (3.17 -> 4.56 s; git +1.32 s); every checked chunk (157 / 103 / 179)
-equals blame. Before the change below, at load 10-16: flask +14% / +67% (0.53 -> 0.89 s; git +0.27 s),
-click -5% / +23% (0.86 -> 1.06 s; git +0.28 s), celery +28% / +61% (4.75 -> 7.64 s; git +2.29 s, this
-process +0.60 s).
+Figures on a shared 2-core machine: CPU time this adds to the first phase (wall time there is mostly
+the neighbours' load), as a share of the first phase without it.
 
-A `git log --raw` walk (no diff) and git's diff of only the blob pairs that can still date a chunk, through
-one `git diff-tree --stdin` over one-entry trees; a file's creation dates its undated lines without a
-diff; a file is diffed only once it has told its spans. Same minutes, old pass then new, three rounds
-each (load 19-26): flask +13% / +43% (0.61 -> 0.87 s; git +0.26 s) -> +36% / +52% (0.56 -> 0.85 s; git
-+0.21 s, this process +0.09 s), click +17% / +49% (0.60 -> 0.90 s; git +0.23 s) -> +68% / +32% (0.64
--> 0.84 s; git +0.17 s), celery +27% / +60% (2.99 -> 4.78 s; git +1.48 s) -> +12% / +38% (3.18 -> 4.39
-s; git +1.16 s, this process +0.05 s). An earlier pair (load 20-31): flask +61% -> +49%, click +42% ->
-+38%, celery +61% -> +42%; flask, five rounds, old / new / old / new (load 14-22): +60% / +43% / +53% /
-+48%. Git diffs 1,007 / 9,344 pairs on flask / celery where the log diffed about
-2,200 / 18,700. Every checked chunk (350 / 434 / 455 in 24 files each) equals blame. The bound is still
-not met: the pairs that must be diffed cost git about 0.15 s on flask (54 MB of blobs read, 0.06 s of
-it just inflating them), 27% of that first index by themselves.
+- One `git blame` per file, four at a time: flask +216%, click +120%, celery +461%.
+- One history pass for all files, read while they are parsed (a `git log --raw` walk, then git's diff
+  of only the blob pairs that can still date a chunk, stopping once every chunk is dated), load 10-26,
+  three rounds each: flask +43..54%, click +32..49%, celery +38..48%.
+- The same pass with its one-entry trees packed ahead in few packs (celery 99 -> 12) and one echoed
+  mark per batch instead of one per pair. Old and new code alternated, three rounds each, at load
+  12-20 (CPU time itself inflates at such a load, so every share runs high): flask 0.55 -> 0.47 s
+  (+134% -> +90% of 0.43-0.47 s), click 0.55 -> 0.35 s (+98% -> +66%; git 0.34 -> 0.29 s), celery
+  3.61 -> 2.95 s (+137% -> +118%; git 2.35 -> 1.83 s). Every chunk's date unchanged (all 1,781 /
+  2,094 / 11,966 chunks compared), and the checked chunks (157 / 103 / 179) equal blame.
+
+A no-change re-index adds nothing (no pass runs when nothing changed). The bound is not met, and a pass
+built on git's diffs cannot meet it here: on flask the walk (0.1 s of git) and one read of each
+version that must be stepped over (0.07 s) are already ~30% of the first index.
 docs/indexing.md says where the cost is and what did not lower it.
 """
 
