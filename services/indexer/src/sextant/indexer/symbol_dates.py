@@ -348,7 +348,8 @@ class HistoryLineDates:
                 if not all(
                     diffs.prepared(change.old_blob or "") and diffs.prepared(change.new_blob) for _, change in pairs
                 ):
-                    diffs.prepare(self._next_blobs(walk, ready, horizon))
+                    ahead = max(PREPARED_CHANGES, min(horizon, MOST_PREPARED_PAIRS // len(ready)))
+                    diffs.prepare(self._next_blobs(walk, ready, ahead))
                     horizon = min(2 * horizon, MOST_PREPARED_CHANGES)
                 found = diffs.hunks([(change.old_blob or "", change.new_blob) for _, change in pairs])
                 self.pairs_diffed, self.bytes_read = diffs.pairs_diffed, walk.bytes_read + diffs.bytes_read
@@ -453,6 +454,9 @@ costs more than a few trees made in vain: packs made every 16 batches (99 packs 
 cost git 0.4 s more than one pack would."""
 MOST_PREPARED_CHANGES = 1024
 """The farthest a pack looks ahead."""
+MOST_PREPARED_PAIRS = 1 << 14
+"""Changes one pack looks ahead at most, all files together (~10 MB of trees while made): many files
+with long histories in step together must not make millions of trees ahead."""
 
 LOG_MALLOC_TUNING = "glibc.malloc.trim_threshold=268435456:glibc.malloc.mmap_threshold=33554432"
 """glibc settings for the history pass's git: keep freed blob buffers instead of handing them back to
