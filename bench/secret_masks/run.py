@@ -7,6 +7,9 @@ credential-shaped literal, a test fixture's fake password) or a false one (code 
 secret): reading the written lines is the measure, the count only says how many there are to read.
 
     uv run --no-sync python bench/secret_masks/run.py CHECKOUT [CHECKOUT ...] [--out masked.txt]
+
+A checkout: ``git clone -q /path/to/mirror checkout`` (its tracked files at the head are read).
+Figures and what the reading found: docs/design.md, "Secrets".
 """
 
 from __future__ import annotations

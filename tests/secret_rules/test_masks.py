@@ -74,7 +74,9 @@ def test_code_masks_quoted_literals_only() -> None:
         'TOKEN_VARIABLE = "GITHUB_TOKEN"\n'
         'private_key = "/etc/ssl/private.pem"\n'
         's3_secret_access_key = "s3-secret-access-key"\n'
-        "if password == 'hunter2hunter2':\n"
+        "if token == '#bygroup':\n"  # a comparison: a lexer's token kind, not an assignment
+        '"pbkdf2-password": "1.2.1",\n'
+        'upgrade_token = "engine1_upgrades"\n'
     )
     assert redact_source_secrets(code).splitlines() == [
         'db_password = "<redacted:password>"',
@@ -85,7 +87,9 @@ def test_code_masks_quoted_literals_only() -> None:
         'TOKEN_VARIABLE = "GITHUB_TOKEN"',
         'private_key = "/etc/ssl/private.pem"',
         's3_secret_access_key = "s3-secret-access-key"',
-        "if password == '<redacted:password>':",
+        "if token == '#bygroup':",
+        '"pbkdf2-password": "1.2.1",',
+        'upgrade_token = "engine1_upgrades"',
     ]
 
 
@@ -97,12 +101,16 @@ def test_config_files_mask_unquoted_values_too() -> None:
     assert redact_file_text(".env.production", env) == redact_config_secrets(env)
     assert redact_file_text("app/settings.py", env) == env  # in code an unquoted value is a reference
     yaml = "db:\n  password: hunter2yaml\n  token: !vault abc\n  secret: ${SECRET}\n"
+    script = '      access_token=os.getenv("TWITTER_ACCESS_TOKEN"),\n'  # a script inside a workflow
+    assert redact_file_text(".github/workflows/ci.yml", script) == script
     assert redact_file_text("deploy/values.yaml", yaml) == (
         "db:\n  password: <redacted:password>\n  token: !vault abc\n  secret: ${SECRET}\n"
     )
 
 
 def test_docs_mask_inline_settings() -> None:
+    kept = "password: Annotated[str, Field()]; opt.password = '[SECRET]'"
+    assert redact_doc_secrets(kept) == kept
     text = "Set `ACME_PASSWORD=hunter2secret` first; keep `ACME_TOKEN=$ACME_TOKEN`. The password: required."
     assert redact_doc_secrets(text) == (
         "Set `ACME_PASSWORD=<redacted:password>` first; keep `ACME_TOKEN=$ACME_TOKEN`. The password: required."

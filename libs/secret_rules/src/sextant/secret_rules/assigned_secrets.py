@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from sextant.secret_rules.credentials import could_be_secret, mask, may_hold_credential, redact_credentials
+from sextant.secret_rules.credentials import could_be_secret, mask, redact_credential_line, redact_lines
 
 _SECRET_WORDS = {
     "password": "password",
@@ -35,16 +35,17 @@ _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 
 _QUOTED_ASSIGNMENT = re.compile(
     r"(?P<name>(?<![\w$])[A-Za-z_$@][\w$.\-]*)(?P<close>[\"'`]?\]?)"
-    r"(?P<op>\s*(?::\s*[\w\[\]., |&*<>?]+?\s*)?(?:===|!==|==|!=|:=|=>|\?\?=|\|\|=|=|:|<-)\s*)"
+    r"(?P<op>\s*(?::\s*[\w\[\]., |&*<>?]+?\s*)?(?<![=!<>])(?::=|=>|\?\?=|\|\|=|=(?!=)|:|<-)\s*)"
     r"(?P<prefix>[bBrRuUfF]{0,2})(?P<quote>[\"'`])(?P<value>(?:\\.|(?!(?P=quote))[^\\\n])*)(?P=quote)"
 )
 _INLINE_ASSIGNMENT = re.compile(
     r"(?P<lead>(?<![\w$.\-]))(?P<name>[A-Za-z_][\w.\-]*)(?P<op>=|:[ \t]+)"
-    r"(?P<value>[^\s\"'`#;|>!&*\[{$%<(),][^\s\"'`#;,()]*?)(?=[.:!?]?(?:[\s\"'`#;,()]|$))"
+    r"(?P<value>[^\s\"'`#;|>!&*\[\]{}$%<(),][^\s\"'`#;,()\[\]{}<>]*?)(?=[.:!?]?(?:[\s\"'`#;,()]|$))"
 )
 _UNQUOTED_ASSIGNMENT = re.compile(
     r"(?m)^(?P<lead>[+\- ]?[ \t]*(?:export[ \t]+|set[ \t]+|ENV[ \t]+|ARG[ \t]+)?[\"']?)"
-    r"(?P<name>[A-Za-z_][\w.\-]*)(?P<op>[\"']?[ \t]*[=:][ \t]*)(?P<value>[^\s\"'`#;|>!&*\[{$%<][^\s#;]*)"
+    r"(?P<name>[A-Za-z_][\w.\-]*)(?P<op>[\"']?[ \t]*[=:][ \t]*)"
+    r"(?P<value>[^\s\"'`#;|>!&*\[{$%<][^\s#;\"'`()\[\]{}]*)(?=[ \t]*(?:[#;]|$))"
 )
 
 
@@ -104,6 +105,18 @@ def _mask_unquoted(match: re.Match[str]) -> str:
     return f"{match.group('lead')}{match.group('name')}{match.group('op')}{mask(kind)}"
 
 
+def _source_line(line: str) -> str:
+    return _QUOTED_ASSIGNMENT.sub(_mask_quoted, redact_credential_line(line))
+
+
+def _config_line(line: str) -> str:
+    return _UNQUOTED_ASSIGNMENT.sub(_mask_unquoted, _source_line(line))
+
+
+def _doc_line(line: str) -> str:
+    return _INLINE_ASSIGNMENT.sub(_mask_unquoted, _source_line(line))
+
+
 def redact_source_secrets(text: str) -> str:
     """Code (or a doc) with its credentials and its secret literals masked; references and placeholders kept.
 
@@ -115,9 +128,7 @@ def redact_source_secrets(text: str) -> str:
         (``password = "<redacted:password>"``); ``os.environ["X"]``, ``getenv(...)``, ``${VAR}`` and
         ``<your-token>`` stay.
     """
-    if not may_hold_credential(text):
-        return text
-    return _QUOTED_ASSIGNMENT.sub(_mask_quoted, redact_credentials(text))
+    return redact_lines(text, _source_line)
 
 
 def redact_config_secrets(text: str) -> str:
@@ -130,9 +141,7 @@ def redact_config_secrets(text: str) -> str:
         ``redact_source_secrets`` of the text, with ``DB_PASSWORD=hunter2`` and ``token: abc123`` masked
         as well; ``${DB_PASSWORD}``, ``$TOKEN``, YAML tags and anchors, booleans and numbers stay.
     """
-    if not may_hold_credential(text):
-        return text
-    return _UNQUOTED_ASSIGNMENT.sub(_mask_unquoted, redact_source_secrets(text))
+    return redact_lines(text, _config_line)
 
 
 def redact_doc_secrets(text: str) -> str:
@@ -148,6 +157,4 @@ def redact_doc_secrets(text: str) -> str:
         ``redact_source_secrets`` of the text, with unquoted values after ``=`` or ``: `` given to a
         secret's name masked; placeholders (``$API_TOKEN``, ``<your-token>``) and plain words stay.
     """
-    if not may_hold_credential(text):
-        return text
-    return _INLINE_ASSIGNMENT.sub(_mask_unquoted, redact_source_secrets(text))
+    return redact_lines(text, _doc_line)

@@ -20,11 +20,13 @@ from collections import Counter
 from collections.abc import Callable
 
 MASK_PREFIX = "<redacted:"
-_MAY_HOLD_CREDENTIAL = re.compile(
-    r"(?i)secret|token|pass|credential|key|bearer|basic|://|gh[pousr]_|github_pat_|glpat-|xox|sk-|[sr]k_|aiza"
-    r"|npm_|pypi-|eyj|akia|asia|abia|acca"
-)
-"""What every rule below needs somewhere in the text: most code holds none of it and is returned at once."""
+_CREDENTIAL_HINTS = (
+    "secret", "token", "pass", "credential", "key", "bearer", "basic", "://", "ghp_", "gho_", "ghu_", "ghs_",
+    "ghr_", "github_pat_", "glpat-", "xox", "sk-", "sk_", "rk_", "aiza", "npm_", "pypi-", "eyj", "akia", "asia",
+    "abia", "acca",
+)  # fmt: skip
+"""Lower-cased pieces one of which every rule needs in a line: most lines of code hold none and are
+left as they are without running a pattern (plain substring tests are many times faster than one)."""
 
 
 def may_hold_credential(text: str) -> bool:
@@ -36,7 +38,27 @@ def may_hold_credential(text: str) -> bool:
     Returns:
         False when no mask can apply (the text is returned as it is, without running the rules).
     """
-    return _MAY_HOLD_CREDENTIAL.search(text) is not None
+    lowered = text.lower()
+    return any(hint in lowered for hint in _CREDENTIAL_HINTS)
+
+
+def redact_lines(text: str, rule: Callable[[str], str]) -> str:
+    """Apply a line rule to each line that may hold a credential, after masking private key blocks.
+
+    Every rule but the key block's is line-local (a name, its operator and its value share a line), so
+    lines without a hint are never matched against a pattern.
+
+    Args:
+        text: Any text.
+        rule: Masks one line.
+
+    Returns:
+        The masked text, line for line.
+    """
+    if not may_hold_credential(text):
+        return text
+    lines = _mask_key_blocks(text).split("\n")
+    return "\n".join(rule(line) if may_hold_credential(line) else line for line in lines)
 
 
 def mask(kind: str) -> str:
@@ -72,7 +94,7 @@ _TOKEN_SHAPES: tuple[tuple[str, re.Pattern[str], Callable[[str], bool] | None], 
 
 _KEY_MARKER = re.compile(r"-----(BEGIN|END) ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----")
 _KEY_BODY = re.compile(r"[A-Za-z0-9+/=]{16,}")
-_URL_PASSWORD = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://[^/\s:@'\"`<>()\[\]]+:)([^/\s@'\"`<>]+)(@)")
+_URL_PASSWORD = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://[^/\s:@'\"`<>()\[\],]+:)([^/\s@'\"`<>,]+)(@)")
 _AUTH_SCHEME = re.compile(r"\b(Bearer|bearer|BEARER|Basic|basic|BASIC|Token|token)(\s+)([A-Za-z0-9._~+/-]{16,}=*)")
 _NAMED_VALUE = re.compile(
     r"(?i)((?:secret|token|passw(?:or)?d|passwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|signing[_-]?key"
@@ -80,7 +102,9 @@ _NAMED_VALUE = re.compile(
 )
 _DOTTED_OR_SNAKE_NAME = re.compile(r"^[A-Za-z_$][\w$]*(?:[._][A-Za-z_$][\w$]*)+$")
 _WORDS_WITH_SEPARATORS = re.compile(r"^[A-Za-z]*\d*(?:[-_.][A-Za-z]*\d*)+$")
-_PLAIN_WORDS = re.compile(r"^[A-Za-z]+(?:[-_. ][A-Za-z]+)*$")
+_PLAIN_WORDS = re.compile(r"^_*[A-Za-z]+(?:[-_. ][A-Za-z]+)*_*$")
+_SNAKE_CASE_NAME = re.compile(r"^_*[a-z]+\d*(?:_+[a-z]+\d*)+_*$")
+_VERSION = re.compile(r"^[\^~<>=v]*\d+(?:\.[\dx*]+)+(?:[-+.][\w.]+)?$")
 _VARIABLE_NAME = re.compile(r"^[A-Z][A-Z0-9_]*$")
 _PATH_LIKE = re.compile(
     r"^(?:/|\./|\.\./|~/|[A-Za-z]:\\)|\.(?:pem|key|crt|cer|json|ya?ml|txt|p12|pfx|jks|env|gpg|asc)$"
@@ -104,7 +128,7 @@ def is_placeholder(value: str) -> bool:
     """
     text = value.strip()
     lowered = text.lower()
-    if not text or text.startswith(("$", "<", "{", "%", "#{", "...", "…")) or ("{" in text and "}" in text):
+    if not text or text.startswith(("$", "<", "{", "[", "%", "#{", "...", "…")) or ("{" in text and "}" in text):
         return True
     if len(set(lowered)) == 1 or lowered in _PLACEHOLDER_WORDS:
         return True
@@ -118,14 +142,17 @@ def could_be_secret(value: str) -> bool:
         value: The literal, without its quotes.
 
     Returns:
-        False for placeholders and templates, plain words (``guest``, ``X-Auth-Token``), upper-case
-        variable names, paths, values with spaces (messages), booleans and fewer than 4 characters.
+        False for placeholders and templates, plain words (``guest``, ``X-Auth-Token``), snake_case
+        and upper-case names (``engine1_upgrades``, ``GITHUB_TOKEN``), version numbers (a
+        ``pbkdf2-password`` dependency), paths, values with spaces (messages), booleans and fewer
+        than 4 characters.
     """
     if len(value) < 4 or value.startswith(MASK_PREFIX) or is_placeholder(value):
         return False
     if any(char.isspace() for char in value) or value.lower() in _NOT_VALUES:
         return False
-    return not (_PLAIN_WORDS.match(value) or _VARIABLE_NAME.match(value) or _PATH_LIKE.search(value))
+    names_something = _PLAIN_WORDS.match(value) or _SNAKE_CASE_NAME.match(value) or _VARIABLE_NAME.match(value)
+    return not (names_something or _VERSION.match(value) or _PATH_LIKE.search(value))
 
 
 def looks_random(value: str) -> bool:
@@ -239,11 +266,20 @@ def redact_credentials(text: str) -> str:
     Returns:
         The text with each credential replaced by a mask such as ``<redacted:aws-key>``.
     """
-    if not may_hold_credential(text):
-        return text
-    text = _mask_key_blocks(text)
+    return redact_lines(text, redact_credential_line)
+
+
+def redact_credential_line(line: str) -> str:
+    """One line with its token shapes, URL passwords, auth credentials and random named values masked.
+
+    Args:
+        line: A line of text (private key blocks are masked before lines are split, in ``redact_lines``).
+
+    Returns:
+        The masked line.
+    """
     for kind, shape, check in _TOKEN_SHAPES:
-        text = _mask_shape(text, kind, shape, check)
-    text = _URL_PASSWORD.sub(_mask_url_password, text)
-    text = _AUTH_SCHEME.sub(_mask_auth_scheme, text)
-    return _NAMED_VALUE.sub(_mask_named_value, text)
+        line = _mask_shape(line, kind, shape, check)
+    line = _URL_PASSWORD.sub(_mask_url_password, line)
+    line = _AUTH_SCHEME.sub(_mask_auth_scheme, line)
+    return _NAMED_VALUE.sub(_mask_named_value, line)
