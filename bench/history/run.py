@@ -62,8 +62,11 @@ import sys
 import time
 from pathlib import Path
 
+import msgspec
+
 from sextant.doc_claims import check_docs
 from sextant.doc_claims.judging.repository_history import RepositoryHistory
+from sextant.doc_claims.report.summary import DocCheckReport
 from sextant.doc_claims.sources.repository import read_snapshot
 from sextant.gitsource.history_access import in_place_environment, open_history
 from sextant.gitsource.recency import read_recency
@@ -76,6 +79,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("repo", nargs="?", default=os.environ.get("SEXTANT_BENCH_REPO") or str(_DEFAULT))
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--findings-out", type=Path, help="write the last round's findings with history, as jsonl")
     args = parser.parse_args()
     path = Path(args.repo)
     if not path.exists():
@@ -91,11 +95,12 @@ def main() -> int:
     snapshot = read_snapshot(repo)
     plain = _median(args.rounds, lambda: check_docs(snapshot.payloads, tree_paths=snapshot.paths))
     histories: list[RepositoryHistory] = []
+    reports: list[DocCheckReport] = []
 
     def with_history() -> None:
         history = RepositoryHistory(repo, snapshot.doc_commits)
         histories.append(history)
-        check_docs(snapshot.payloads, tree_paths=snapshot.paths, history=history)
+        reports.append(check_docs(snapshot.payloads, tree_paths=snapshot.paths, history=history))
 
     judged_cpu: list[float] = []
     judged = _median(args.rounds, with_history, judged_cpu)
@@ -124,6 +129,9 @@ def main() -> int:
     note = histories[-1].note
     if note:
         print(f"note: {note}")
+    if args.findings_out is not None:
+        # What the look-up decided, to compare a change's findings with the code's before it.
+        args.findings_out.write_bytes(b"".join(msgspec.json.encode(f) + b"\n" for f in reports[-1].findings))
     return 0
 
 

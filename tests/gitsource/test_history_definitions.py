@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from sextant.gitsource.history_access import open_history
-from sextant.gitsource.history_definitions import find_past_definitions
+from sextant.gitsource.history_definitions import (
+    _LANGUAGES,
+    _SYMBOL_TEMPLATES,
+    _each_an_e,
+    _grep,
+    _language_patterns,
+    _parse_hits,
+    find_past_definitions,
+)
 
 from ..conftest import GitRepo
 
@@ -94,3 +102,23 @@ def test_the_repositorys_own_grep_and_diff_settings_do_not_hide_a_removal(git_re
     assert (found.path, found.defined) == ("acme/net.py", True)
     assert found.removed_by is not None
     assert found.removed_by.sha == removal
+
+
+def test_each_defining_form_is_its_own_grep_pattern_and_a_line_of_any_form_is_a_hit(git_repo: GitRepo) -> None:
+    # One pattern per form lets PCRE start an anchored form only at line starts; the lines hit must be
+    # those of every form: a definition, a symbol definition, a use of a name the head does not use.
+    git_repo.write("lib/queue.c", "struct zz_batch {\n\tint fd;\n};\nint zz_use(void) { return zz_word; }\n")
+    git_repo.write("lib/other.c", "static int zz_kept(void) { return 0; }\nstruct zz_use {\n\tint fd;\n};\n")
+    head = git_repo.commit("Add queues", date="2020-01-02T10:00:00+00:00")
+    repo = open_history(git_repo.root)
+    templates, specs = _LANGUAGES[-1]  # C and the other languages without forms of their own
+
+    patterns = _language_patterns(templates, ["zz_batch", "zz_use", "zz_word"], {"zz_batch"}, frozenset({"zz_use"}))
+    out = _grep(repo, ["-P", *_each_an_e(patterns)], [head], specs)
+
+    assert len(patterns) == len(templates) + len(_SYMBOL_TEMPLATES[templates]) + 1
+    assert [(path, line) for _, path, line, _ in _parse_hits(out)] == [
+        ("lib/other.c", 2),
+        ("lib/queue.c", 1),
+        ("lib/queue.c", 4),
+    ]

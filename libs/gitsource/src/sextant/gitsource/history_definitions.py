@@ -695,14 +695,14 @@ def _grep_outputs(
     """The grep output, per language, of the lines of the trees that define a name, or use a name the head does not.
 
     Definitions are searched with each language's defining forms (one Perl-compatible grep per
-    language over all the trees: one automaton, however many names), so a name the head still uses
+    language over all the trees, one pattern per form, however many names), so a name the head still uses
     everywhere costs its few definitions, not its every use; names the head does not use at all
     are searched as words too (a past use is evidence for them). Without PCRE in git, one
     `-F -w` grep of every name's uses. `only`: search these files alone (a language none of them
     is written in is not searched). `symbols_only`: names searched in their symbol forms alone.
     """
     greps = [
-        (["-P", "-e", _language_regex(templates, group, used, symbols_only)], specs)
+        (["-P", *_each_an_e(_language_patterns(templates, group, used, symbols_only))], specs)
         for templates, pathspecs in _LANGUAGES
         if (specs := _restricted(pathspecs, only))
         for group in _name_groups(names, _PATTERN_CHARS // len(templates))
@@ -712,9 +712,14 @@ def _grep_outputs(
     except GitTimeoutError:
         raise
     except GitSourceError:
-        fixed = [arg for name in names[:_FIXED_STRING_NAMES] for arg in ("-e", name)]
+        fixed = _each_an_e(names[:_FIXED_STRING_NAMES])
         specs = _restricted(CODE_PATHSPECS, only)
         return [_grep(repo, ["-F", "-w", *fixed], trees, specs)] if specs else []
+
+
+def _each_an_e(patterns: Iterable[str]) -> list[str]:
+    """Grep arguments giving each pattern its own `-e` (a line matching any of them is a hit)."""
+    return [arg for pattern in patterns for arg in ("-e", pattern)]
 
 
 def _restricted(pathspecs: tuple[str, ...], only: frozenset[str] | None) -> tuple[str, ...]:
@@ -753,14 +758,18 @@ def _name_groups(names: list[str], chars: int) -> Iterable[list[str]]:
         yield group
 
 
-def _language_regex(
+def _language_patterns(
     templates: tuple[str, ...], names: list[str], used: set[str], symbols_only: frozenset[str] = frozenset()
-) -> str:
-    """A language's defining forms of the names the head uses, and any use of the names it does not.
+) -> list[str]:
+    """A language's defining forms of the names the head uses, and any use of the names it does not: one pattern each.
 
     A name in `symbols_only` is searched in the language's symbol forms alone (`def N(`, `class N`).
     Each set of names is one alternation factored by common prefixes (name_alternation): the same
-    lines match as with a flat list, at about half the grep's matching work on a large tree.
+    lines match as with a flat list, at about half the grep's matching work on a large tree. Each
+    form is its own `-e`: git matches a line against the patterns in turn, and PCRE then starts each
+    form only where it can (a form anchored at `^` at line starts, a word where its names begin),
+    which an alternation of all the forms could not; the same lines match. On git/git's C files:
+    0.55 -> 0.43 s of CPU per tree.
     """
     defined = [name for name in names if name in used and name not in symbols_only]
     words = [name for name in names if name not in used and name not in symbols_only]
@@ -770,7 +779,7 @@ def _language_regex(
         forms += [template.format(n=name_alternation(symbols)) for template in _SYMBOL_TEMPLATES[templates]]
     if words:
         forms.append(r"(?<![\w$])" + name_alternation(words) + r"(?![\w$])")  # every definition is a use too
-    return "|".join(f"(?:{form})" for form in forms)
+    return forms
 
 
 def _grep(repo: HistoryRepository, args: list[str], trees: Iterable[str], pathspecs: tuple[str, ...]) -> bytes:
