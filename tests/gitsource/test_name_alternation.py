@@ -6,7 +6,7 @@ import re
 
 from sextant.gitsource.history_access import open_history
 from sextant.gitsource.history_definitions import find_past_definitions
-from sextant.gitsource.name_alternation import name_alternation
+from sextant.gitsource.name_alternation import ere_alternation, name_alternation
 
 from ..conftest import GitRepo
 
@@ -47,3 +47,15 @@ def test_names_sharing_a_prefix_are_each_found_where_their_past_code_defined_or_
         "batch_file": ("lib/queue.c", 1, True),
         "batch_files": ("lib/queue.c", 4, False),
     }
+
+
+def test_the_extended_regex_alternation_matches_each_name_and_nothing_between_them_in_git(git_repo: GitRepo) -> None:
+    # git's own POSIX engine (`git log -G` takes no PCRE), so the groups and escapes are read as git reads them.
+    names = ["BATCH", "BATCHING", "BATCH_FILE", "gitx", "git", "a$b", "a.b", "x" * 150]
+    others = ["BATC", "BATCHI", "BATCH_", "gi", "ab", "a$", "aXb", "x" * 149]
+    git_repo.write("lines.txt", "".join(f"{text}\n" for text in names + others))
+    head = git_repo.commit("Lines")
+
+    out = git_repo.git("grep", "-h", "-E", "-e", f"^{ere_alternation(names)}$", head, "--", "lines.txt")
+
+    assert out.splitlines() == names
