@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sextant.gitsource.history_access import open_history
 from sextant.gitsource.history_between import search_between_samples
-from sextant.gitsource.history_definitions import diffs_naming, find_past_definitions
+from sextant.gitsource.history_definitions import code_pathspecs_among, diffs_naming, find_past_definitions
 from sextant.gitsource.history_patches import commit_file_diffs
 from sextant.gitsource.history_trees import last_commits
 
@@ -117,3 +117,10 @@ def test_a_patch_is_read_file_by_file_with_each_path_whole_and_its_code_lines_on
     assert by_path["acme/\u00e9t\u00e9.py"] == (["def summer():", "    pass"], [])
     assert by_path["acme/script.lua"] == (["-- a comment", "local gone = 1"], [])  # "--- a comment" is code
     assert by_path.get("acme/blob.bin", ([], [])) == ([], [])  # a binary file has no lines to read
+
+
+def test_the_pathspecs_a_stretch_needs_are_those_its_changed_paths_or_their_folders_end_with_in_any_case() -> None:
+    changed = ["Documentation/git.adoc", "builtin/log.c", "t/t0001-init.sh", "LIB.RS", "tools/gen.py/README", "x.sh"]
+
+    assert code_pathspecs_among(changed) == ("*.py", "*.rs", "*.c", "*.sh")
+    assert code_pathspecs_among(["README.md", "po/de.po"]) == ()

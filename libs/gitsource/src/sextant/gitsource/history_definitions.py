@@ -148,6 +148,27 @@ CODE_PATHSPECS = tuple(
 )
 """The source files the look-up reads (a blob-less mirror is hydrated with their past blobs: history_blobs)."""
 
+
+def code_pathspecs_among(paths: Iterable[str]) -> tuple[str, ...]:
+    """The `CODE_PATHSPECS` some of the paths could match: a log limited to these reads the same files.
+
+    Each wildcard of a pathspec is matched against every entry of every tree a path-limited log or
+    diff walks, so 26 of them made the tree diffs of git/git's 1,024 newest commits cost ~1.3 s of
+    CPU instead of ~0.2 s. Given the paths a stretch of history changed (listed once, without a
+    pathspec), the suffixes none of them ends with cannot select a file there. A suffix is kept when
+    a path or one of its folders ends with it in any case (git may match case-insensitively, or a
+    folder), so no file the whole list would select is left out.
+
+    Args:
+        paths: Paths changed in the history to be read.
+
+    Returns:
+        The pathspecs, in `CODE_PATHSPECS` order (empty when none can match).
+    """
+    lowered = [path.lower() + "/" for path in paths]
+    return tuple(spec for spec in CODE_PATHSPECS if any(f"{spec.removeprefix('*')}/" in path for path in lowered))
+
+
 _OWN_FORMS = {suffix: f"*.{suffix}" for suffix in _TEMPLATES_BY_SUFFIX}
 _LANGUAGES = (
     *(
