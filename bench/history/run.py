@@ -80,6 +80,9 @@ def main() -> int:
     parser.add_argument("repo", nargs="?", default=os.environ.get("SEXTANT_BENCH_REPO") or str(_DEFAULT))
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--findings-out", type=Path, help="write the last round's findings with history, as jsonl")
+    parser.add_argument(
+        "--history-only", action="store_true", help="skip the claim check without history (alternated rounds)"
+    )
     args = parser.parse_args()
     path = Path(args.repo)
     if not path.exists():
@@ -93,7 +96,11 @@ def main() -> int:
     recency_cpu: list[float] = []
     recency = _median(args.rounds, lambda: read_recency(repo.git_dir, repo.head, env=env), recency_cpu)
     snapshot = read_snapshot(repo)
-    plain = _median(args.rounds, lambda: check_docs(snapshot.payloads, tree_paths=snapshot.paths))
+    plain = (
+        0.0
+        if args.history_only
+        else _median(args.rounds, lambda: check_docs(snapshot.payloads, tree_paths=snapshot.paths))
+    )
     histories: list[RepositoryHistory] = []
     reports: list[DocCheckReport] = []
 
