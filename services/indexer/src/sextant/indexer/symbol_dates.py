@@ -159,9 +159,14 @@ class _FileLines:
             self.spans = []  # every line has a date now
         return newly
 
-    def date_of(self, line: int) -> int:
-        """A head line's committer time (0: not found)."""
-        return self.dated.get(line, self.created_at if line >= self.rest else 0)
+    def dates_of(self, line_count: int) -> list[int]:
+        """Each of the head's first ``line_count`` lines' committer time (0: not found)."""
+        beyond = min(self.rest, line_count)
+        times = [0] * beyond + [self.created_at] * (line_count - beyond)
+        for line, when in self.dated.items():
+            if line < line_count:
+                times[line] = when
+        return times
 
     def want(self, spans: list[tuple[int, int]]) -> None:
         """Learn its chunks' line ranges; those with a line dated already are settled."""
@@ -317,7 +322,7 @@ class HistoryLineDates:
         lines.settled.wait(2 * HISTORY_READ_SECONDS)
         if self._failed:
             return None
-        return [lines.date_of(index) for index in range(line_count)]
+        return lines.dates_of(line_count)
 
     def _walk_and_date(self) -> bool:
         """Walk the history while stepping the told files back; True when every date is final."""
@@ -518,7 +523,7 @@ def chunk_dates(
     dates: list[SymbolDate] = []
     for chunk in chunks:
         if epochs:
-            own = [epochs[n - 1] for n in range(chunk.start_line, chunk.end_line + 1) if 0 < n <= len(epochs)]
+            own = epochs[max(chunk.start_line - 1, 0) : chunk.end_line]
             newest = max((epoch for epoch in own if epoch), default=0)
             if newest:
                 dates.append(SymbolDate(iso_from_epoch(newest), "blame"))
