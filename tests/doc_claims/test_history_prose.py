@@ -257,3 +257,10 @@ def test_the_old_name_column_of_a_rename_table_is_history_and_the_replacement_co
         assert by_doc[(doc, "acme.legacy_loader")].status == "contradicted"  # what to write instead: ours today
     # A paragraph leading into the table that says the old names are still read makes them claims.
     assert by_doc[("docs/old-names.rst", "ACME_COLUMN_FAMILY")].status == "contradicted"
+
+
+def test_a_major_release_written_with_its_project_tells_history() -> None:
+    assert tells_history("Serialisation can be customised in Pydantic V1 using the `json_encoders` config property.")
+    assert tells_history("This behavior can be achieved in Pydantic v1 via `allow_mutation = False`.")
+    assert not tells_history("Use the V2 API for new code.")  # no project's release named
+    assert not tells_history("Configure it in Python 3 with `json_encoders`.")  # the reader's runtime

@@ -13,7 +13,7 @@ from sextant.doc_claims.claims import name_shapes as shapes
 from sextant.doc_claims.claims.claim import Claim
 from sextant.doc_claims.claims.history_sections import history_sections, in_spans
 from sextant.doc_claims.claims.inline_reference import inline_claims
-from sextant.doc_claims.claims.known_names import BUILD_TOOLS, PYTHON_BUILTINS, WELL_KNOWN_FILES
+from sextant.doc_claims.claims.known_names import BUILD_TOOLS, PYTHON_BUILTINS, SHELL_STATE_BUILTINS, WELL_KNOWN_FILES
 from sextant.doc_claims.claims.name_shapes import Draft
 from sextant.doc_claims.claims.prose_context import clause_before
 from sextant.doc_claims.claims.sentences import (
@@ -24,7 +24,7 @@ from sextant.doc_claims.claims.sentences import (
 )
 from sextant.doc_claims.claims.shell_commands import command_claims, line_programs, literal_programs, quoted_flags
 from sextant.doc_claims.syntax.asciidoc import asciidoc_mentions
-from sextant.doc_claims.syntax.code_blocks import STRING_ROLE, defined_names, python_imports
+from sextant.doc_claims.syntax.code_blocks import STRING_ROLE, defined_names, python_imports, template_arguments
 from sextant.doc_claims.syntax.markdown import markdown_mentions
 from sextant.doc_claims.syntax.mentions import Mention
 from sextant.doc_claims.syntax.plain_text import plain_text_mentions
@@ -112,6 +112,7 @@ def extract_claims(doc_path: str, text: str, *, first_line: int = 1) -> list[Cla
     examples = [m.text for m in mentions if m.form == "example"]
     example_names = {name for code in examples for name in defined_names(code)}
     own_example_names = {name for code in examples for name in defined_names(code, own_only=True)}
+    template_names = {name for code in examples for name in template_arguments(code)}
     example_flags = {flag for code in examples for flag in quoted_flags(code)}
     claims: list[Claim] = []
     seen: set[tuple[int, str, str, str | None]] = set()
@@ -123,10 +124,14 @@ def extract_claims(doc_path: str, text: str, *, first_line: int = 1) -> list[Cla
         programs = text_programs(mention.text) if mention.form in {"shell", "inline"} else []
         if programs:
             # The program the doc ran last, a well-known tool's included: prose flags after
-            # `docker-compose run --rm celery` are docker-compose's.
-            last_program = programs[-1]
+            # `docker-compose run --rm celery` are docker-compose's. `source script` or `cd dir`
+            # only sets the shell up: a flag the prose names after it is no earlier program's either.
+            ran = [program for program in programs if program not in SHELL_STATE_BUILTINS]
+            last_program = ran[-1] if ran else None
         for found in _drafts(mention, text):
-            if found.kind == "path" and shapes.is_generated_path(found.target):
+            if (found.kind == "path" and shapes.is_generated_path(found.target)) or (
+                found.kind == "symbol" and found.target in template_names  # the reader's name in a call template
+            ):
                 continue
             draft = found
             if found.kind == "cli" and found.command is not None:

@@ -40,6 +40,8 @@ _HISTORY_FOLDERS = frozenset(
         "history",
         # Proposals describe an API as someone meant it to be, not as the code has it.
         "proposals",
+        # Blog posts are dated announcements: a plan or a release as it was on the day of writing.
+        "blog",
     }
 )
 

@@ -57,6 +57,14 @@ COMMAND_RUNNERS: tuple[tuple[str, ...], ...] = (
     ("nohup",),
 )
 
+# Shell built-ins that change the shell's own state (its folder, variables, functions) and run no
+# program a doc would name flags of: `source bash_autocomplete`, `cd app`, `export PROG=greet`.
+SHELL_STATE_BUILTINS = _words(
+    """
+    . alias cd export popd pushd set setopt shopt source unalias unset
+    """
+)
+
 # Interpreters whose first argument is a script: the script is a path claim, the rest is its own.
 SCRIPT_INTERPRETERS = _words(
     """

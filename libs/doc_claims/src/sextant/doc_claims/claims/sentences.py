@@ -30,13 +30,13 @@ _USED_TO_STATE = (
     r"show|default|point|contain|hold|ship|expose)\b"
 )
 _USED_TO_PAST_STATE = r"\bused to\s+(?:be|have|had|exist|live)\b"
-# A release named with its project ("pytest-2.3", "Celery 4.0"). A language or runtime's release
+# A release named with its project ("pytest-2.3", "Celery 4.0", "Pydantic V1"). A language or runtime's release
 # ("Python 3.8", "Node 18.2") is a condition on the reader's machine, not this project's past, and
 # "section 4.1" or "step 2.3" is a place in the docs.
 _NAMED_RELEASE = (
     r"(?!(?i:python|py|cpython|pypy|node|nodejs|node\.js|go|golang|java|ruby|rust|php|perl"
     r"|section|chapter|step|figure|fig|table|part|page|line|lines|example|listing|appendix|rfc|pep|issue)\b)"
-    r"[A-Za-z][\w.]*[- ]v?\d+\.\d+"
+    r"[A-Za-z][\w.]*[- ](?:v?\d+\.\d+|[Vv]\d+\b)"  # "Celery 4.0", or a major written "Pydantic V1"
 )
 # "prior to pytest-2.3", "In Celery 4.0 the task was ..."; "since Jinja 1.1 the context is ...",
 # "new in Jinja 1.1" and "in Jinja 1.1 and later" say what holds from that release on, today included.

@@ -64,7 +64,8 @@ class Resolution:
     """The module it had to be in (`acme.session`), when the doc qualified it with one."""
     absent_package: str | None = None
     """The first part of a dotted name that nothing at the head is called (`jinja` of
-    `jinja.exceptions`): history may show it was a package of this repository."""
+    `jinja.exceptions`), or a module one of today's packages lacks (`aiohttp.websocket`): history may
+    show it was a package or module of this repository."""
     mentioned_name: str | None = None
     """The simple name of a claim verified only because the code mentions it (no symbol defines it at the
     head): history may show its own definition removed."""
@@ -417,11 +418,12 @@ def _resolve_symbol(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR0
         if lookup.foreign_base is not None:
             return Resolution("unverifiable", lookup.evidence)
         return Resolution(
-            "contradicted" if lookup.firm else _absent(claim),
+            "contradicted" if lookup.firm else "unverifiable" if lookup.missing_module else _absent(claim),
             lookup.evidence,
             absent_name=last,
             absent_scope=lookup.module,
             absent_in_class=lookup.owner_class,
+            absent_package=lookup.missing_module,
         )
     if "." in name and (unknown := _unknown_root(name, facts)) is not None:
         # `SyncSession.refresh` when nothing at the head is called SyncSession: the bare `refresh`
@@ -439,6 +441,8 @@ def _resolve_symbol(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR0
     if last in facts.symbols:
         sites = facts.symbols[last]
         return Resolution("verified", _defined(sites), sites[0].path, site=sites[0] if "." not in name else None)
+    if "." not in name and (gone := _listed_as_gone(name, facts)) is not None:
+        return gone
     if (site := facts.identifiers.get(last)) is not None:
         return Resolution(
             "verified", f"named in {_where(site)} (no definition in the code)", site.path, mentioned_name=last
@@ -599,8 +603,27 @@ def _command_site(name: str, facts: CodeFacts) -> Site | None:
     return facts.identifiers.get(name) or facts.identifiers.get(name.replace("-", "_"))
 
 
+def _listed_as_gone(name: str, facts: CodeFacts) -> Resolution | None:
+    """A bare name the library lists in a retired-names constant and defines nowhere: contradicted by the
+    code's own word (`'allow_mutation'` in `V2_REMOVED_KEYS`), with a renaming dict's value as the
+    replacement."""
+    listed = facts.retired_names.get(name)
+    if listed is None or name in facts.symbols:
+        return None
+    site, retired = listed
+    verb = f"renamed to {retired.replacement}" if retired.replacement else "gone"
+    return Resolution(
+        "contradicted",
+        f"the code lists '{name}' in {retired.collection} of {site.path}: {verb}",
+        site.path,
+        replacement=retired.replacement,
+    )
+
+
 def _resolve_config_key(claim: Claim, facts: CodeFacts) -> Resolution:
     key = claim.target
+    if (gone := _listed_as_gone(key, facts)) is not None:
+        return gone
     for form in (key, key.replace("-", "_"), key.replace("_", "-")):
         if (site := facts.identifiers.get(form)) is not None:
             return Resolution("verified", f"appears in {_where(site)}", site.path)

@@ -41,6 +41,7 @@ from sextant.doc_claims.judging.registered_members import (
     registered_members,
     sets_computed_attributes,
 )
+from sextant.doc_claims.judging.retired_names import RetiredName, retired_names
 from sextant.doc_claims.judging.script_members import SCRIPT_LANGUAGES, SCRIPT_TYPE_KINDS, script_type_members
 from sextant.doc_rules.kinds import chunk_kind
 from sextant.doc_rules.staleness import parse_iso_date
@@ -154,6 +155,9 @@ class CodeFacts:
     retired_strings: Mapping[str, Site] = dataclasses.field(default_factory=dict)
     """Dotted names the code writes as string literals only on lines saying they are no longer supported
     or were removed (`'mocha.opts' is DEPRECATED and no longer supported`) → the first such line."""
+    retired_names: Mapping[str, tuple[Site, RetiredName]] = dataclasses.field(default_factory=dict)
+    """Old names the library's code lists as gone, in a constant named so (`V2_REMOVED_KEYS`,
+    `RENAMED_SETTINGS`): see retired_names."""
     signatures: Mapping[tuple[str, str], tuple[str, ...]] = dataclasses.field(default_factory=dict)
     """(file, qualified symbol) → its declaration line(s), one per definition (overloads, a property's
     getter and setter): what a definition looks like at the head."""
@@ -176,6 +180,13 @@ class CodeFacts:
     """Python file → its module-level `__getattr__`: a module that answers names at import (see lazy_members)."""
     lazy_classes: Mapping[str, tuple[GetattrHook, ...]] = dataclasses.field(default_factory=dict)
     """Class name → the `__getattr__` methods classes of that name define (library code only)."""
+    module_factory_names: frozenset[str] = frozenset()
+    """Quoted names in library files that make modules at run time (`ModuleType(…)`,
+    `sys.modules[name] = …`, celery's `COMPAT_MODULES = {'celery': {'registry': …}}`): a module of
+    such a name may import though no file of the tree is it."""
+    go_package_folders: Mapping[str, frozenset[str]] = dataclasses.field(default_factory=dict)
+    """Go package name → the folders of the library files that declare it ('' for the top level): where
+    a name the doc writes through that package (`cli.AppHelpTemplate`) was defined in the past."""
     go_packages: Mapping[str, frozenset[str]] = dataclasses.field(default_factory=dict)
     """Go package name (`cli`) → the names its library files declare at the package level (functions,
     types, vars, consts; not methods or fields): what `cli.Name` can mean (see is_documented_go_package)."""
@@ -247,10 +258,14 @@ class CodeFactsCollector:
         self._embedded: dict[tuple[str, str], dict[str, None]] = defaultdict(dict)
         self._outlines: Outlines[_OutlineKind] = Outlines()
         self._go_packages: dict[str, set[str]] = defaultdict(set)
+        self._go_package_folders: dict[str, set[str]] = defaultdict(set)
+        self._quoted_names: dict[str, set[str]] = defaultdict(set)
+        self._module_factories: set[str] = set()
         self._aliases: dict[str, dict[str, tuple[str, str]]] = {}
         self._attached: dict[str, set[str]] = defaultdict(set)
         self._dotted_strings: dict[str, Site] = {}
         self._retired_strings: dict[str, Site] = {}
+        self._retired_names: dict[str, tuple[Site, RetiredName]] = {}
         self._forge_repos: set[str] = set()
         self._signatures: dict[tuple[str, str], list[str]] = defaultdict(list)
         self._star_exports: set[str] = set()
@@ -306,15 +321,38 @@ class CodeFactsCollector:
         if library:
             self._add_registrations(path, payload)
             self._add_name_parts(path, payload)
-            for offset, dotted, retired in dotted_string_literals(payload.text):
-                site = Site(path, payload.start_line + offset)
-                named = self._retired_strings if retired else self._dotted_strings
-                if dotted not in named or site < named[dotted]:
-                    named[dotted] = site
+            self._add_named_strings(path, payload)
         for program, line in declared_programs(path, payload.text, payload.start_line):
             site = Site(path, line)
             if program not in self._programs or site < self._programs[program]:
                 self._programs[program] = site
+
+    def _still_gone(self) -> dict[str, tuple[Site, RetiredName]]:
+        """The retired names no other library file still reads by name (`extra.pop('allow_mutation')`
+        in `fields.py` keeps a deprecated keyword working, whatever a config's REMOVED list says); a
+        vendored older major version (`pydantic/v1/`) does not count."""
+        quoted: dict[str, set[str]] = defaultdict(set)
+        for path, names in self._quoted_names.items():
+            if not any(_OLD_MAJOR_FOLDER.match(part) for part in path.split("/")[:-1]):
+                for name in names & self._retired_names.keys():
+                    quoted[name].add(path)
+        return {name: listed for name, listed in self._retired_names.items() if not quoted[name] - {listed[0].path}}
+
+    def _add_named_strings(self, path: str, payload: ChunkPayload) -> None:
+        """Dotted names the library writes as strings, old names it lists as gone, modules it makes."""
+        if path.endswith(".py"):
+            self._quoted_names[path].update(_QUOTED.findall(payload.text))
+            if _MODULE_FACTORY.search(payload.text):
+                self._module_factories.add(path)  # its quoted names may be modules it makes
+            for name, retired_name in retired_names(payload.text).items():
+                site = Site(path, payload.start_line + retired_name.line_offset)  # an outline's is near, not exact
+                if name not in self._retired_names or site < self._retired_names[name][0]:
+                    self._retired_names[name] = (site, retired_name)
+        for offset, dotted, retired in dotted_string_literals(payload.text):
+            site = Site(path, payload.start_line + offset)
+            named = self._retired_strings if retired else self._dotted_strings
+            if dotted not in named or site < named[dotted]:
+                named[dotted] = site
 
     def _add_registrations(self, path: str, payload: ChunkPayload) -> None:
         """Decorator calls that may register members onto a class, and whether this file installs any."""
@@ -424,6 +462,7 @@ class CodeFactsCollector:
         """A package-level Go name of a library file (not a test's or a sample's)."""
         if package and not is_sample_path(path) and is_documented_go_package(path, package):
             self._go_packages[package].add(sys.intern(name))
+            self._go_package_folders[package].add(path.rpartition("/")[0])
 
     def _add_outlined_names(self) -> None:
         """The names read from outlines, each at its file line, once every outlined symbol's lines are known."""
@@ -499,6 +538,7 @@ class CodeFactsCollector:
             class_bases=bases,
             attached_members={owner: frozenset(members) for owner, members in self._attached.items()},
             dotted_strings=self._dotted_strings,
+            retired_names=self._still_gone(),
             retired_strings={
                 name: site for name, site in self._retired_strings.items() if name not in self._dotted_strings
             },
@@ -520,6 +560,10 @@ class CodeFactsCollector:
             ),
             ignored=self._ignore_files.build(directories),
             go_packages={package: frozenset(names) for package, names in self._go_packages.items()},
+            module_factory_names=frozenset(
+                name for path in self._module_factories for name in self._quoted_names[path]
+            ),
+            go_package_folders={package: frozenset(folders) for package, folders in self._go_package_folders.items()},
             flag_declarations=self._flags.build(self._bindings, self._files, self._code_files),
             whole_tree=self._whole_tree,
         )
@@ -567,9 +611,18 @@ class CodeFactsCollector:
         return modules
 
     def _import_modules(self) -> dict[str, str]:
-        """Python modules by the name an import would use, from the top level or a `src/` folder."""
+        """Python modules by the name an import would use, from the top level or a `src/` folder.
+
+        An empty `__init__.py` is never indexed (no chunk), yet it makes its folder a package: with the
+        commit's whole tree known, its `__init__.py` files count too (`celery/bin/` is a package, so
+        `celery.bin.base` is a module, and a name a doc puts in it is looked for there).
+        """
         modules: dict[str, str] = {}
-        for path in sorted(self._code_files):
+        inits = (
+            {path for path in self._files if path.rsplit("/", 1)[-1] == "__init__.py"} if self._whole_tree else set()
+        )
+        package_files = self._code_files | inits
+        for path in sorted(package_files):
             if not path.endswith(".py"):
                 continue
             segments = path[: -len(".py")].split("/")
@@ -581,7 +634,7 @@ class CodeFactsCollector:
             # Every folder on the way must be a package (hold an __init__.py), so `docs/conf.py` is not `docs.conf`.
             prefix = path[: len(path) - len("/".join(segments)) - len(".py")]
             if not all(
-                f"{prefix}{'/'.join(package[: i + 1])}/__init__.py" in self._code_files for i in range(len(package))
+                f"{prefix}{'/'.join(package[: i + 1])}/__init__.py" in package_files for i in range(len(package))
             ):
                 continue
             if segments[-1] == "__init__":
@@ -635,8 +688,13 @@ _IMPORT_LINE = re.compile(r"^[ \t]*(?:from[ \t]+(\S+)[ \t]+)?import[ \t]+(\([^)]
 _LINE_COMMENT = re.compile(r"[ \t]*#[^\n]*")
 _QUOTED = re.compile(r"[\"']([A-Za-z_]\w*)[\"']")
 _ALIASED = re.compile(r"\b([A-Za-z_]\w*)[ \t]+as[ \t]+([A-Za-z_]\w*)")
+_OLD_MAJOR_FOLDER = re.compile(r"^v\d+$")
+"""A package folder holding an older major version (`pydantic/v1/`), kept for users who pin it."""
+_MODULE_FACTORY = re.compile(r"\bModuleType\(|\bsys\.modules\[[^\]\n]+\][ \t]*=(?!=)|\brecreate_module\(")
+"""Code that makes a module at run time, so a module missing from the tree may still import."""
 _ATTACHED = re.compile(
-    r"^[ \t]*(?!(?:self|cls|this|exports|module|window|global|globalThis)\.)([A-Za-z_$][\w$]*)"
+    r"^[ \t]*(?!(?:self|cls|this|exports|module|window|global|globalThis)\.)"
+    r"(?:([A-Za-z_$][\w$]*)|__import__\([ \t]*[\"']([A-Za-z_][\w.]*)[\"'][ \t]*\))"  # or `__import__("a.b")`
     r"(?:\.prototype)?\.([A-Za-z_$][\w$]*)[ \t]*=(?!=)",
     re.M,
 )
@@ -707,9 +765,11 @@ def attached_members(text: str) -> set[tuple[str, str]]:
         text: Code text.
 
     Returns:
-        The pairs (`X.prototype.y = …` gives (X, y)); assignments on self, this, exports and globals are left out.
+        The pairs (`X.prototype.y = …` gives (X, y), `__import__("m").y = …` gives (m, y)); assignments
+        on self, this, exports and globals are left out.
     """
-    return set(_ATTACHED.findall(text))
+    # `__import__("a.b")` returns the top package `a`: that is what gets the member
+    return {(owner or imported.split(".", 1)[0], member) for owner, imported, member in _ATTACHED.findall(text)}
 
 
 def dotted_string_literals(text: str) -> list[tuple[int, str, bool]]:

@@ -94,7 +94,8 @@ def revise_with_past_names(
             revised.append((claim, _revised_mention(claim, resolution, search, facts, starts)))
             continue
         past = search.found.get(name)
-        if past is not None and resolution.absent_scope and not in_module(past.path, resolution.absent_scope):
+        past = None if past is not None and is_maintainer_script(past.path) else past  # never the library's API
+        if past is not None and resolution.absent_scope and not _in_scope(past.path, resolution.absent_scope, facts):
             past = None  # defined once, but elsewhere than the module the doc names
         if past is not None and past.removed_by is None:
             past = None  # no commit after it drops the definition: it may still be there in another form
@@ -210,6 +211,7 @@ def _removed_symbol(
             past
             for past in search.removed_symbols.get(name, ())
             if name not in bindings.get(past.path, frozenset())
+            and not is_maintainer_script(past.path)
             and not _took_a_foreign_import(past, facts)
             # `debug.filters()`: the file the method left must have named `debug` (its holder), or the
             # doc's qualifier is some other thing that happens to share the method's name.
@@ -383,6 +385,33 @@ def declares_parameter(line: str, name: str) -> bool:
         return False
     pattern = rf"(?:^|[(,])\s*\*{{0,2}}{re.escape(name)}\s*(?:[:=,)?]|$|\s+[A-Za-z*\[])"
     return re.search(pattern, header.group(1)) is not None
+
+
+_MAINTAINER_FOLDERS = frozenset({"scripts", "script", "tools", "tooling", "ci", ".github", ".circleci"})
+
+
+def is_maintainer_script(path: str) -> bool:
+    """Whether a file is the maintainers' tooling (release, CI, housekeeping scripts), not the library.
+
+    A doc's `login` fixture, sharing its name with a helper a release script once had
+    (`scripts/prepare-release-pr.py`), is no removed name of the API: what such folders define is
+    not what docs describe.
+
+    Args:
+        path: A repository path.
+
+    Returns:
+        True for files under scripts/, tools/, ci/ and the CI services' folders.
+    """
+    return bool(set(path.lower().split("/")[:-1]) & _MAINTAINER_FOLDERS)
+
+
+def _in_scope(path: str, scope: str, facts: CodeFacts) -> bool:
+    """Whether a file was in the module or Go package the doc qualified a name with (`cli` of
+    `cli.AppHelpTemplate`: a Go file in one of the folders that package's files are in today)."""
+    if path.endswith(".go") and scope in facts.go_package_folders:
+        return path.rpartition("/")[0] in facts.go_package_folders[scope]
+    return in_module(path, scope)
 
 
 def in_module(path: str, module: str) -> bool:

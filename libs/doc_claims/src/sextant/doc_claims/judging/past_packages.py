@@ -11,7 +11,10 @@ look-up's sampled trees (one path-limited `ls-tree` per sample), and the deletin
 limited to those paths: the cost grows with neither the number of names nor the history's length.
 
 Only a package at the top of the repository or of its `src/` or `lib/` folder counts: a deeper
-folder of the same name was a sub-package, which a doc's dotted name would not start with.
+folder of the same name was a sub-package, which a doc's dotted name would not start with. A module
+of one of today's packages works the same way (`aiohttp.websocket.MSG_CLOSE` when `aiohttp/` has no
+`websocket` module any more): the commit that deleted `aiohttp/websocket.py` is the evidence, for
+the claims history found no removed definition for.
 """
 
 from __future__ import annotations
@@ -56,17 +59,17 @@ def removed_packages(
 
     Args:
         repo: The opened repository (the names are no package at its head).
-        roots: Candidate package names (identifiers).
+        roots: Candidate package names (identifiers), or dotted modules of today's packages.
         samples: The sampled first-parent commits, newest first (`sample_commits`); read when None.
 
     Returns:
         Name → its deletion; names that were never a package in a sampled tree are absent.
     """
-    wanted = sorted({root for root in roots if root.isidentifier()})
+    wanted = sorted({root for root in roots if all(part.isidentifier() for part in root.split("."))})
     if not wanted:
         return {}
-    paths = {f"{base}{root}/__init__.py": root for root in wanted for base in _IMPORT_ROOTS}
-    paths |= {f"{base}{root}.py": root for root in wanted for base in _IMPORT_ROOTS}
+    paths = {f"{base}{root.replace('.', '/')}/__init__.py": root for root in wanted for base in _IMPORT_ROOTS}
+    paths |= {f"{base}{root.replace('.', '/')}.py": root for root in wanted for base in _IMPORT_ROOTS}
     try:
         samples = sample_commits(repo) if samples is None else samples
         stretches = _stretches_holding(repo, samples, paths)
@@ -147,19 +150,21 @@ def revise_with_past_packages(
     past = removed_packages(repo, roots, samples) if roots else {}
     if not past:
         return judged
-    today = sorted({module.split(".", 1)[0] for module in facts.import_modules})
     revised = []
     for claim, resolution in judged:
         package = past.get(resolution.absent_package or "")
         if package is None or resolution.status == "verified" or claim.kind not in {"symbol", "config_key"}:
             revised.append((claim, resolution))
             continue
-        close = difflib.get_close_matches(package.name, today, n=1, cutoff=_CLOSE_PACKAGE)
-        replacement = close[0] if close else None
+        module = "." in package.name
+        if module and resolution.status == "contradicted":
+            revised.append((claim, resolution))  # the member's own removal already says more
+            continue
+        replacement = _replacement(package.name, facts)
         day = calendar_day(package.removed_by.day) or "an unknown day"
         evidence = (
-            f"{package.name} was this repository's package until {day} ({package.path} removed by "
-            f"{package.removed_by.sha[:7]} '{package.removed_by.subject[:100]}')"
+            f"{package.name} was this repository's {'module' if module else 'package'} until {day} "
+            f"({package.path} removed by {package.removed_by.sha[:7]} '{package.removed_by.subject[:100]}')"
         )
         if replacement:
             evidence += f"; now {claim.target.replace(package.name, replacement, 1)}?"
@@ -177,3 +182,15 @@ def revise_with_past_packages(
             )
         )
     return revised
+
+
+def _replacement(name: str, facts: CodeFacts) -> str | None:
+    """Today's package (or, for a module, a sibling module of its package) closest to the removed one."""
+    parent, _, last = name.rpartition(".")
+    if not parent:
+        today = sorted({module.split(".", 1)[0] for module in facts.import_modules})
+        close = difflib.get_close_matches(name, today, n=1, cutoff=_CLOSE_PACKAGE)
+        return close[0] if close else None
+    siblings = sorted({m.rpartition(".")[2] for m in facts.import_modules if m.rpartition(".")[0] == parent})
+    close = difflib.get_close_matches(last, siblings, n=1, cutoff=_CLOSE_PACKAGE)
+    return f"{parent}.{close[0]}" if close else None

@@ -64,6 +64,10 @@ class QualifiedLookup:
     firm: bool = False
     """The code proves the qualifier wrong (the member is there, under another owner): a contradiction
     however loosely the doc wrote the name."""
+    missing_module: str | None = None
+    """The module the doc names that the package lacks (`acme.websocket`): the head cannot say by
+    itself, so only history (a removed definition in the package, or the module's deletion) makes it
+    a contradiction; without it the claim is unverifiable, however firmly the doc wrote it."""
 
 
 def resolve_qualified(name: str, facts: CodeFacts) -> QualifiedLookup | None:  # noqa: PLR0911 - one exit per way of finding it
@@ -86,6 +90,8 @@ def resolve_qualified(name: str, facts: CodeFacts) -> QualifiedLookup | None:  #
         rest = parts[cut:]
         if len(rest) == 1:
             return _in_module(module, path, member, facts)
+        if len(rest) == 2 and (missing := _missing_submodule(module, path, rest[0], member, facts)) is not None:
+            return missing
         if _in_module(module, path, rest[0], facts).found and _class_sites(rest[-2], facts):
             return member_of_class(rest[-2], member, facts, qualifier=".".join(parts[:-1]))
         # An attribute of an object (`flask.request.files`): its type is not known here. Nor is that of
@@ -104,6 +110,64 @@ def resolve_qualified(name: str, facts: CodeFacts) -> QualifiedLookup | None:  #
     if lookup is not None and lookup.found and len(parts) > 2 and _unknown_package(parts[0], facts):
         return None  # `jinja2.Environment.parse` with no package jinja2: the class does not vouch for it
     return lookup
+
+
+def _missing_submodule(package: str, path: str, name: str, member: str, facts: CodeFacts) -> QualifiedLookup | None:
+    """`acme.websocket.MSG_CLOSE` when package acme has no module, folder or binding `websocket`.
+
+    A module-like (lower-case) name after one of our packages, which no file of the package defines or
+    binds and for which the package's folder holds no file or folder of that name of any kind (`.py`,
+    `.pyx`, a compiled extension, a sub-package), names a module the repository does not have at the
+    head. Then:
+
+    - a member that is one of our classes (CamelCase), defined elsewhere, is a stale qualifier, as
+      the same path written as an import string is (`celery.worker.autoscaler.Autoscaler`: the class
+      lives in `celery/worker/autoscale.py`);
+    - a member the head does not define is looked for in the package's past (history), where a
+      removed module shows up with the commit that removed it, however many examples still mention
+      the old name; a module history never had leaves the claim unverifiable (a `from .x import *`
+      in the package could supply the name, and only history tells a removed module from that);
+    - any other member (a function or attribute of the same name elsewhere: a compatibility module
+      made at import may forward it) is left to the bare-name rules.
+
+    Decided only when the facts hold the commit's whole git tree: an index of some files cannot say a
+    file is absent.
+    """
+    if not (facts.whole_tree and path.endswith("/__init__.py") and name.islower() and name.isidentifier()):
+        return None
+    folder = path.removesuffix("__init__.py")
+    if _package_has(folder, name, facts):
+        return None
+    missing = f"package {package} ({folder.rstrip('/')}/) has no module {name}"
+    if member[:1].isupper() and (classes := _class_sites(member, facts)):
+        home = classes[0]
+        return QualifiedLookup(
+            False,
+            f"{missing}; class {member} is defined in {home.path}:{home.line}",
+            home.path,
+            module=f"{package}.{name}",
+            firm=True,
+        )
+    if any(not is_sample_path(site.path) for site in facts.symbols.get(member, ())):
+        return None
+    return QualifiedLookup(False, missing, path, module=package, missing_module=f"{package}.{name}")
+
+
+def _package_has(folder: str, name: str, facts: CodeFacts) -> bool:
+    """Whether a package folder holds a file or folder of that name (even one not indexed), or its
+    `__init__.py` binds it (an alias, an import), supplies it lazily, or the package defines it, or
+    code that makes modules at run time names it (celery's compatibility modules: `'registry'`)."""
+    prefix = folder + name
+    if any(other.startswith(prefix) and other[len(prefix) : len(prefix) + 1] in {".", "/"} for other in facts.files):
+        return True
+    init = folder + "__init__.py"
+    hook = facts.lazy_modules.get(init)
+    return (
+        name in facts.module_factory_names
+        or name in facts.file_bindings.get(init, frozenset())
+        or (hook is not None and name in hook.supplied)
+        or any(site.path.startswith(folder) for site in facts.symbols.get(name, ()))
+    )
 
 
 def _class_beside_module_tail(parts: list[str], facts: CodeFacts) -> QualifiedLookup | None:
@@ -193,6 +257,10 @@ def _in_module(module: str, path: str, member: str, facts: CodeFacts) -> Qualifi
             return QualifiedLookup(
                 True, f"{file} re-exports whole modules or replaces itself at import: {member} may be one of them", file
             )
+    if member in facts.attached_members.get(module, ()):
+        # `__import__("pytest").config = …` in a plugin's hook: the module gets it at run time. (A plain
+        # `x.member = …` has a dotted module's key only for a top-level module: `pytest.config = …`.)
+        return QualifiedLookup(True, f"assigned onto module {module} at run time", path)
     return QualifiedLookup(False, f"module {module} ({files[0]}) has no {member}", files[0], module=module)
 
 

@@ -9,6 +9,7 @@ import sys
 import textwrap
 
 from sextant.doc_claims.claims.known_names import CODE_EXTENSIONS, DATA_EXTENSIONS, UNINDEXED_EXTENSIONS
+from sextant.doc_claims.syntax.go_samples import GO_LANGUAGES, go_sample_names
 from sextant.doc_claims.syntax.mentions import Mention, MentionForm
 
 SHELL_LANGUAGES = frozenset(
@@ -77,6 +78,8 @@ def block_mentions(language: str, lines: list[tuple[int, str]]) -> list[Mention]
         if commands or lang in SHELL_LANGUAGES:
             return commands
     mentions = [_example(lines)] if lines else []
+    if lang in GO_LANGUAGES:
+        return mentions + go_sample_names(lines)
     if lang not in PYTHON_LANGUAGES and lang:
         return mentions
     tree = _parsed_sample([text for _, text in lines])
@@ -307,6 +310,37 @@ _DEFINITION = re.compile(
 _IMPORTED = re.compile(r"^[ \t]*(?:>>>[ \t]+)?(?:from[ \t]+\S+[ \t]+)?import[ \t]+([^\n]+)", re.M)
 _STRING_NAME = re.compile(r"[\"']([A-Za-z][\w-]*)[\"']")
 _PARAMETERS = re.compile(r"\b(?:def|function|func|fn)\s+\w+\s*\(([^)]*)\)")
+_CALL_ARGUMENTS = re.compile(r"[A-Za-z_][\w.]*\(([^()\n]*)\)")
+_SPREAD = re.compile(r"^\s*(\*{1,2})([A-Za-z_]\w*)\s*$")
+_BARE_NAME = re.compile(r"^\s*([A-Za-z_]\w*)\s*$")
+
+
+def template_arguments(code: str) -> set[str]:
+    """The arguments of a call written as a template: `raises(ExpectedException, func, *args, **kwargs)`.
+
+    A call that spreads both `*args` and `**kwargs`, which the sample never defines, is not code that runs: it shows
+    a signature, and its bare-name arguments are the reader's to fill in (`ExpectedException` is
+    whatever exception the reader expects, `func` their function), however much one of them looks
+    like a class the repository once had. The names it spreads are placeholders too. Prose naming one
+    of them (“the given ``ExpectedException`` is raised”) talks about the template, so no claim.
+
+    Args:
+        code: A code sample's text.
+
+    Returns:
+        The placeholder names.
+    """
+    defined = defined_names(code, own_only=True)
+    names: set[str] = set()
+    for match in _CALL_ARGUMENTS.finditer(code):
+        arguments = match.group(1).split(",")
+        spreads = [m for part in arguments if (m := _SPREAD.match(part))]
+        if {m.group(1) for m in spreads} != {"*", "**"} or any(m.group(2) in defined for m in spreads):
+            continue  # a template spreads both `*args` and `**kwargs`, neither of them the sample's own
+        names.update(m.group(2) for m in spreads)
+        bare = (m.group(1) for part in arguments if (m := _BARE_NAME.match(part)))
+        names.update(name for name in bare if name not in defined)
+    return names
 
 
 def defined_names(code: str, *, own_only: bool = False) -> set[str]:
