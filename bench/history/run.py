@@ -16,40 +16,33 @@ It prints, each the median of N rounds, read in place:
 - the same in CPU time (this process and its git children), with the load average: wall-time
   ratios on a shared machine move with the load, CPU time much less.
 
-Figures on git/git (82k commits, 120 absent names, a shared 2-core machine): a grep of every use of
-every name over each sampled tree read 104 MB and took 29 s for all 13 trees (2.4-3.9x the recency
-scan), so the 8 MiB budget stopped it after 2 trees (0.43x, 11 trees never searched); with only
-definitions searched for names the head still uses, and one log per stretch where a name vanished,
-all 13 trees cost 2.6 MB and 9.7 s: 1.39x. The past-packages rule then added a whole-history
-`git log --diff-filter=D` (8.6 s wall; 4.78x in all at load 8) until it read the sampled trees
-instead (0.03 s CPU). With the pass between the samples (2 s budget) and the definition changes:
-at load 8, the name look-up (sampled trees and the pass) 8.0 s wall against the recency scan's 7.1 s
-(1.13x), the whole history step 16.3 s (2.31x; the definition changes 8.3 s wall) and 7.0 s of CPU
-against 4.8 s (1.45x); at load 12-16, 1.52-1.81x wall, 1.11-1.54x CPU. Later, with the definition
-changes run beside the name look-up and each older sample grepped only in the files that differ
-from the newer sample's tree (git/git: 5 of 13 trees grepped whole): at load 25, 17.0 s wall
-against the recency scan's 19.3 s (0.88x) and 3.5 s of CPU against 4.0 s (0.88x), where before, at
-load 12, it was 1.76x wall and 1.00x CPU. The CPU line is the steadier one on a loaded machine.
-With work budgets instead of wall-time ones (history_budget: 256 MiB of source for the greps, 1,024
-first-parent commits between the samples, blame within 100,000 commits, i.e. 4 of git/git's 12 docs),
-the look-up reads the same on every run: at load 22, 21.8 s wall against the recency scan's 24.2 s
-(0.90x) and 5.7 s of CPU against 5.1 s (1.13x); with 2,048 commits between the samples 1.51x CPU.
-Before, at load 19, the look-up stopped at its 15 s budget before naming removals (CPU 0.69x).
-Session 7 (main 8e4b60f against d767d6d, alternated on a shared 2-core machine): the halfway samples
-within their 24 MiB source budget (14 trees, 137 MB of source instead of 17 and 178 MB), names the
-head only mentions searched in their symbol forms (235 on git/git, in the same greps, which then
-split into more groups: 11 greps instead of 6) and removals traced through moves. CPU ratio before
-1.37 / 2.08 / 1.17 (load 3.5 / 5.0 / 4.2), after 1.55 / 1.59 / 1.60 / 1.66 (load 5.1 / 5.3 / 8.1 /
-12.9); wall 0.61 / 1.12 before, 2.07-2.55 after: over the 1.5x target, the extra grep groups first.
-Session 8: profiled with every git child timed, the look-up's CPU is ~80% git: the sampled-tree
-greps ~7.6 s (nearly all the C-file grep: 33 greps, 137 MB of source), the logs ~6.8 s (the pass
-between the samples ~3.9 s, of which ~1.2 s tree diffs, ~1.3 s patches, ~1.3 s its -G regex; the
-removal logs ~2.5 s), blame ~1.4 s, our own Python ~1.5 s on the main thread. The grep's names as
-one prefix-factored alternation (name_alternation; the same lines match, output byte-identical):
-the C-file grep of one 21 MB tree 0.92 -> 0.56 s of CPU, of the 4-tree old batch 1.69 -> ~1.0 s
-(reading the blobs alone: 0.14 and 0.28 s). Whole look-up after, one round at load 2.6: 10.57 s of
-CPU against the recency scan's 6.84 s, 1.55x (one unalternated round before it, at load 5.7, gave
-2.03x: not comparable). Output 2,613,703 bytes, the same as before. Still over the 1.5x target.
+Usage for a change: ``--history-only --rounds 1`` alternated (before, after, before, after, … at
+least 3 each, under ``nice -n 10``, the code before on PYTHONPATH), each round's CPU ratio read
+against the recency scan of the same round, and ``--findings-out`` of both compared: a change to
+the look-up's cost must leave the findings identical.
+
+Figures on git/git (82k commits, 98 absent names and 235 only mentioned; 14 sampled trees, 5 of them
+grepped whole, 137 MB of source; a shared 2-core machine; older figures are in this file's history).
+Where the look-up's CPU goes, every git child timed (load ~5): the sampled-tree greps ~3.7 s
+(nearly all the C-file grep; reading the blobs alone is ~0.18 s a 21 MB tree), the pass between the
+samples ~3.4 s, the removal logs ~2.2 s (1.2 s of it one `--full-history` log following a moved
+definition over 27k commits, mostly the walk: the mirror has no commit-graph), blame ~1.5 s, listing
+the samples ~0.7 s, our Python ~1.5-2 s. Then, findings identical at each step:
+- each defining form its own `-e` (PCRE starts an anchored form only at line starts): the C-file
+  grep of one tree 0.55 -> 0.43 s;
+- the pass's `-G` names as one prefix tree (``ere_alternation``): its 1,024 commits 4.2 -> 3.8 s;
+- the pass limited to the code pathspecs the paths its stretches changed can match: git matches each
+  of the 26 wildcards against every tree entry it walks (~1.3 s of tree diffs there, ~0.2 s without
+  a pathspec); with one pathspec-less listing of the changed paths (~0.2 s), 3.3 -> 2.5 s.
+The name look-up alone (sampled trees and the pass), alternated 3 rounds each at load 10-19: 13.1,
+12.2, 13.1 s of CPU before, 10.6, 10.3, 10.0 after. The whole history step (``--history-only``,
+alternated), CPU against the same round's recency scan: before 1.44, 1.55, 1.21 (load 19, 19, 7),
+after 1.44, 1.30, 1.64, 1.12 (load 14, 15, 14, 7; the 1.64 round's recency scan took 8.4 s, ~10 s in
+the others): medians 1.44 -> 1.37, the step's CPU 14.7 -> 13.6 s. Under the 1.5x target in 3 of 4
+rounds, not by a margin the load cannot cross.
+Not done: dropping from the older greps a name a newer sample shows defined (4 of git/git's 98
+names are found at all, so nothing to save there); the removal logs' `--full-history` (a moved
+definition's file may have lived on a side branch only, which a simplified log prunes).
 """
 
 from __future__ import annotations
