@@ -11,6 +11,7 @@ sample name. Comments and string literals are never read.
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from sextant.doc_claims.syntax.mentions import Mention
@@ -56,7 +57,7 @@ def go_sample_names(lines: list[tuple[int, str]]) -> list[Mention]:
         package = match.group(1)
         if (imported is not None and package not in imported) or (imported is None and package in _STANDARD):
             continue
-        row = max(index for index, start in enumerate(starts) if start <= match.start())
+        row = bisect.bisect_right(starts, match.start()) - 1
         offset = lines[row][0] + match.start() - starts[row]
         name = f"{package}.{match.group(2)}"
         mentions.append(Mention(offset, offset + len(name), name, "sample_name"))
