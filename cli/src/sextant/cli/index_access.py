@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import subprocess
+import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from sextant.chunkstore import ChunkStore
+from sextant.cli.repository_check import local_git
 from sextant.contracts import RepoRef
 from sextant.embedding import DenseEmbedder, SparseEncoder
 from sextant.publish import normalize_repo_location
@@ -48,11 +49,9 @@ def current_repository(start: Path) -> Path:
     Returns:
         The work-tree root, resolved.
     """
-    found = subprocess.run(
-        ["git", "-C", str(start), "rev-parse", "--show-toplevel"], capture_output=True, text=True, check=False
-    )
-    top = found.stdout.strip()
-    return Path(top).resolve() if found.returncode == 0 and top else start.resolve()
+    found = local_git(start, "rev-parse", "--show-toplevel")  # our secrets stay home, its config runs nothing
+    top = os.fsdecode(found).removesuffix("\n") if found else ""
+    return Path(top).resolve() if top else start.resolve()
 
 
 def open_index(env: Mapping[str, str]) -> tuple[ChunkStore, DenseEmbedder]:

@@ -8,15 +8,15 @@ a request reaches the stream.
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import cast
 
 from sextant.cli.usage_problem import UsageError
 from sextant.config import PROVIDER_TOKEN_VARIABLES, provider_token
-from sextant.gitsource.access import Provider, RepoSource
-from sextant.gitsource.errors import UnsafeSourceError
+from sextant.gitsource.access import Provider, RepoSource, git_environment
+from sextant.gitsource.errors import GitCommandError, GitTimeoutError, GitUnavailableError, UnsafeSourceError
+from sextant.gitsource.git_process import run_git
 from sextant.gitsource.remote_refs import RemoteUnreadableError, list_remote_refs
 
 CHECK_TIMEOUT_SECONDS = 30.0
@@ -35,18 +35,43 @@ def is_local(location: str) -> bool:
     return "://" not in location and not location.startswith("git@")
 
 
+def local_git(folder: Path, *args: str, timeout: float = CHECK_TIMEOUT_SECONDS) -> bytes | None:
+    """Run one read-only git command in a local folder the way every in-place read runs it.
+
+    The folder's repository is untrusted and so is our own environment's reach: git starts with the
+    environment gitsource gives a repository read in place (an allow-list of our variables, so no
+    provider key, chat token or bus password, and no caller's ``GIT_DIR``; no user or system config;
+    no transport at all, so a promisor remote never fetches; hooks, fsmonitor, askpass and credential
+    helpers off), and its output is never a terminal, so no pager runs.
+
+    Args:
+        folder: Where git runs (it finds the repository there or above, as ``git -C`` does).
+        args: Arguments after ``git``.
+        timeout: Seconds before git is stopped.
+
+    Returns:
+        git's standard output, or None when git exits with an error.
+
+    Raises:
+        UsageError: when the folder cannot be named to git (control characters), git is missing or
+            it does not answer in time.
+    """
+    try:
+        env = git_environment(RepoSource(url=str(folder.resolve())))
+    except UnsafeSourceError as error:
+        raise UsageError(f"cannot use the folder {str(folder)!r}: {error}") from None
+    try:
+        return run_git(list(args), env=env, secrets=(), timeout=timeout, cwd=folder)
+    except GitCommandError:
+        return None
+    except GitUnavailableError:
+        raise UsageError("git is not installed or not on PATH") from None
+    except GitTimeoutError:
+        raise UsageError(f"git did not answer within {timeout:g} s in {folder}") from None
+
+
 def _git(folder: Path, *args: str) -> bool:
-    # The repository is untrusted: no transport (a promisor remote must not fetch), no hooks, no pager.
-    env = {**os.environ, "GIT_ALLOW_PROTOCOL": "", "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0"}
-    done = subprocess.run(
-        ["git", "-C", str(folder), *args],
-        env=env,
-        capture_output=True,
-        check=False,
-        timeout=CHECK_TIMEOUT_SECONDS,
-        stdin=subprocess.DEVNULL,
-    )
-    return done.returncode == 0
+    return local_git(folder, *args) is not None
 
 
 def check_repository(
