@@ -2,6 +2,10 @@
 
 One server per store directory, enforced with a lock (two servers on one JetStream directory lose
 acknowledged messages); the server dies with the process that started it; every write is fsynced.
+The server starts with an allow-list of our environment (``SERVER_VARIABLES``), never all of it:
+everything it needs is in its argument list and its config file, and our provider keys, chat
+tokens and bus credentials would otherwise sit in its environment, readable in a crash report or
+``/proc/<pid>/environ`` and by anything nats-server's config could ever expand (``$NAME``).
 """
 
 from __future__ import annotations
@@ -20,12 +24,16 @@ from types import TracebackType
 
 from sextant.bus.process_lifetime import die_with_parent
 from sextant.config import try_lock_file
+from sextant.secret_rules import child_environment
 
 READY_TIMEOUT_SECONDS = 10.0
 STOP_GRACE_SECONDS = 10.0
 LOCK_FILE = "server.lock"
 PORTS_DIR = "ports"
 CONFIG_FILE = "nats-server.conf"
+SERVER_VARIABLES = frozenset({"GOMAXPROCS", "GOMEMLIMIT", "GOGC", "GODEBUG", "GOTRACEBACK"})
+"""What the server keeps of our environment besides every child's runtime variables: the Go
+runtime's own tuning (cores, memory limit, collector, crash output), the operator's to set."""
 
 DURABLE_JETSTREAM_CONFIG = "jetstream {\n  sync_interval: always\n}\n"
 """Fsync every JetStream write before acknowledging it. The default (every 2 minutes) loses
@@ -154,6 +162,7 @@ class EmbeddedNats:
         # which is what makes a preexec_fn safe beside other threads.
         self._process = subprocess.Popen(
             command,
+            env=child_environment(os.environ, keep=SERVER_VARIABLES),
             stdin=subprocess.DEVNULL,
             pass_fds=(self._lock_fd,),
             preexec_fn=die_with_parent,  # noqa: PLW1509 — see the comment above
