@@ -133,15 +133,21 @@ async def test_a_timeout_is_retried(provider_server: Any, hosted_embedder: Any) 
 
 
 async def test_retries_are_bounded_and_the_last_error_is_transient(provider_server: Any, hosted_embedder: Any) -> None:
-    policy = RetryPolicy(max_attempts=3, base_delay=0.01, timeout=0.2)
+    # Only the last attempt goes unanswered. A reply is chosen when the server reads a request, so an
+    # attempt abandoned on a timeout may be read after the next one; the two earlier attempts end in
+    # answers the client waits for, which keeps arrival order equal to attempt order. The deadline
+    # is generous for a loopback answer, and the unanswered attempt is held until teardown.
+    policy = RetryPolicy(max_attempts=3, base_delay=0.01, timeout=2.0)
     embedder = hosted_embedder("openai", retry=policy)
-    provider_server.script(Reply(delay=0.5), Reply(status=502, body={}), Reply(delay=0.5), Reply(delay=0.5))
+    provider_server.script(Reply(status=502, body={}), Reply(status=503, body={}), Reply(delay=600))
 
     with pytest.raises(EmbeddingError) as caught:
         await embedder.embed(["never"])
 
     assert caught.value.transient
-    assert "timed out" in caught.value.reason
+    assert "timed out" in caught.value.reason  # the last attempt's failure, not an earlier 502 or 503
+    assert "gave up after 3 attempts" in caught.value.reason
+    await provider_server.requested(3)  # the held attempt is counted however late the server read it
     assert len(provider_server.requests) == 3
     assert embedder.calls == 0
 
