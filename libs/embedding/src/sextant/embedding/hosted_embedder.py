@@ -1,4 +1,5 @@
-"""What every hosted embedding provider shares: batching, a few batches in flight, retries, checks."""
+"""What every hosted embedding provider shares: batching, a few batches in flight, retries, checks,
+and masked texts (``provider_text``: no secret a repository holds is sent to a provider)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import httpx
 
 from sextant.embedding.batched_embedder import BatchedEmbedder
 from sextant.embedding.errors import EmbeddingError
+from sextant.embedding.provider_text import masked_for_provider
 from sextant.provider_http import ProviderHTTPError, RetryPolicy, post_json
 
 Purpose = Literal["document", "query"]
@@ -128,7 +130,7 @@ class HostedEmbedder(BatchedEmbedder, ABC):
                 url=self._base_url + self.endpoint_path,
                 headers=self._headers(),
                 # Providers reject empty strings (OpenAI: "input cannot be an empty string").
-                body=self._body([text or " " for text in batch], purpose),
+                body=self._body([masked_for_provider(text) or " " for text in batch], purpose),
                 policy=self._retry,
                 secrets=(self._api_key,) if self._api_key else (),
                 client=self._http_client(),
