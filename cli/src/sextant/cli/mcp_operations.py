@@ -1,4 +1,7 @@
-"""What each MCP tool does, as plain async functions of the backend; every answer says what to trust."""
+"""What each MCP tool does, as plain async functions of the backend; every answer says what to trust.
+
+Repository text in an answer is masked (``mcp_masks``): the agent reading it is most often a hosted model.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ from nats.js.errors import NotFoundError
 
 from sextant.cli.index_access import repo_keys_for, repo_refs_for
 from sextant.cli.mcp_backend import McpBackend
+from sextant.cli.mcp_masks import masked_chunk_text, masked_hits
 from sextant.cli.services import local_machine_env
 from sextant.contracts import (
     STREAM_NAME,
@@ -26,9 +30,11 @@ from sextant.contracts import (
     subject_pattern,
 )
 from sextant.doc_claims import DocCheckReport, HistoryLocations, check_docs
+from sextant.doc_claims.report.secrets import redact_finding
 from sextant.doc_rules import STALE_DOC_GAP, calendar_day, payload_date
 from sextant.publish import build_repo_updated
 from sextant.search import SearchRequest, age_words
+from sextant.secret_rules import redact_change
 
 ProgressReport = Callable[[float, float, str], Coroutine[Any, Any, None]]
 """Where progress goes: (done, total, message)."""
@@ -69,6 +75,7 @@ async def search_code(
         raise ToolError("kind is 'code' or 'doc'")
     request = SearchRequest(query=query, repo_keys=_keys(repo), kind=kind, path_glob=path, limit=max(1, min(limit, 50)))
     outcome = await backend.searcher.search(request)
+    outcome = msgspec.structs.replace(outcome, hits=masked_hits(outcome.hits))
     return {"trust": TRUST_RULE, **_builtins(outcome)}
 
 
@@ -84,6 +91,9 @@ async def find_symbol(backend: McpBackend, name: str, repo: str | None) -> dict[
         Definitions and prefix matches, with ages.
     """
     report = await backend.symbols.definitions(_keys(repo), name)
+    report = msgspec.structs.replace(
+        report, definitions=masked_hits(report.definitions), prefix_matches=masked_hits(report.prefix_matches)
+    )
     return {"trust": TRUST_RULE, **_builtins(report)}
 
 
@@ -100,7 +110,7 @@ async def find_usages(backend: McpBackend, name: str, repo: str | None, limit: i
         Usages with lines and ages.
     """
     usages = await backend.symbols.usages(_keys(repo), name, limit=max(1, min(limit, 200)))
-    return {"trust": TRUST_RULE, "name": name, "usages": _builtins(usages)}
+    return {"trust": TRUST_RULE, "name": name, "usages": _builtins(masked_hits(usages))}
 
 
 async def get_analysis(backend: McpBackend, repo: str | None) -> dict[str, Any]:
@@ -169,7 +179,7 @@ async def check_doc_claims(backend: McpBackend, repo: str | None, path: str | No
         for summary in report.docs
         if wanted(summary.doc)
     ]
-    findings = [_builtins(finding) for finding in report.findings if wanted(finding.doc)]
+    findings = [_builtins(redact_finding(finding)) for finding in report.findings if wanted(finding.doc)]
     return {
         "trust": TRUST_RULE,
         "repo_key": key,
@@ -200,6 +210,7 @@ async def review_context(
     from sextant.reviewer.retrieval import build_query, retrieve
 
     key = _keys(repo)[0]
+    title, description, diff = redact_change(title, description, diff)  # the query reaches hosted models
     summary = read_diff(diff)
     query = build_query(title, description, summary, backend.review_settings.query_max_chars)
     retrieval = await retrieve(
@@ -220,7 +231,9 @@ async def review_context(
             "rerank_score": decision.chunk.score,
             "kept": decision.kept,
             "reason": decision.reason,
-            "text": decision.chunk.payload.text if decision.kept else None,
+            "text": masked_chunk_text(decision.chunk.payload.path, decision.chunk.payload.text)
+            if decision.kept
+            else None,
         }
         for decision in decisions
     ]

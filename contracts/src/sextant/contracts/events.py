@@ -11,7 +11,7 @@ from typing import Literal, Protocol
 import msgspec
 
 from sextant.contracts.envelope import Event, stable_id, utc_now_iso
-from sextant.secret_rules import redact_diff, redact_doc_secrets
+from sextant.secret_rules import redact_change
 
 RecencyStatus = Literal["computed", "skipped", "failed"]
 Purpose = Literal["analysis", "summary"]
@@ -408,11 +408,8 @@ class ReviewRequested(Event, frozen=True, kw_only=True, tag="review.requested"):
         request is published masked; decoded from a publisher that did not mask, it is masked before
         any handler reads it. Masking is idempotent, so a re-decoded request is unchanged.
         """
-        masked = {
-            "title": redact_doc_secrets(self.title),
-            "description": redact_doc_secrets(self.description),
-            "diff": redact_diff(self.diff) if self.diff else self.diff,
-        }
+        title, description, diff = redact_change(self.title, self.description, self.diff or "")
+        masked = {"title": title, "description": description, "diff": diff if self.diff else self.diff}
         for name, value in masked.items():
             if value != getattr(self, name):
                 msgspec.structs.force_setattr(self, name, value)

@@ -21,7 +21,7 @@ from sextant.secret_rules.credentials import (
     mask,
     redact_credentials,
 )
-from sextant.secret_rules.file_text import is_config_path, redact_diff, redact_file_text
+from sextant.secret_rules.file_text import is_config_path, redact_change, redact_diff, redact_file_text
 
 __all__ = [
     "CREDENTIAL_NAME_PARTS",
@@ -34,6 +34,7 @@ __all__ = [
     "looks_like_credential",
     "looks_random",
     "mask",
+    "redact_change",
     "redact_config_secrets",
     "redact_credentials",
     "redact_diff",

@@ -81,6 +81,21 @@ def redact_diff(diff: str) -> str:
     return "".join(pieces)
 
 
+def redact_change(title: str, description: str, diff: str) -> tuple[str, str, str]:
+    """A change to review (a pull request, or a diff an agent hands us) with its secrets masked.
+
+    Args:
+        title: Title of the change.
+        description: Its description.
+        diff: Its unified diff ("" for none).
+
+    Returns:
+        (title, description, diff): the prose by the doc rules (a token pasted as ``TOKEN=…`` is
+        an inline literal there), the diff file by file (``redact_diff``).
+    """
+    return redact_doc_secrets(title), redact_doc_secrets(description), redact_diff(diff) if diff else diff
+
+
 def _section_path(section: str) -> str:
     new = _NEW_PATH.search(section)
     if new and new.group(1) != "/dev/null":
