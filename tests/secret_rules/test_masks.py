@@ -7,6 +7,7 @@ import pytest
 
 from sextant.contracts import RepoRef, ReviewRequested, decode_event, encode_event
 from sextant.secret_rules import (
+    redact_change,
     redact_config_secrets,
     redact_credentials,
     redact_diff,
@@ -147,3 +148,14 @@ def test_a_review_request_is_masked_when_built_and_when_decoded() -> None:
     assert token not in decoded.title
     assert decoded.diff == "+GITHUB_TOKEN = '<redacted:github-token>'\n"
     assert decode_event(encode_event(decoded)) == decoded
+
+
+def test_a_change_is_masked_as_prose_and_as_a_diff() -> None:
+    token = "ghp_R7nqW2xKp9LmT4vZ8cY1bH6dJ3sF0gA5eQuN"
+    diff = "--- a/.env\n+++ b/.env\n@@ -1 +1 @@\n-DB_PASSWORD=hunter2hunter2\n+DB_PASSWORD=${DB_PASSWORD}\n"
+    title, description, masked = redact_change(f"rotate {token}", "run `export API_TOKEN=k8Lq2Vz9Wm` first", diff)
+    assert title == "rotate <redacted:github-token>"
+    assert description == "run `export API_TOKEN=<redacted:token>` first"  # an inline literal in prose
+    assert "-DB_PASSWORD=<redacted:password>" in masked  # a .env's unquoted value, a removed line too
+    assert "+DB_PASSWORD=${DB_PASSWORD}" in masked
+    assert redact_change("", "", "") == ("", "", "")
