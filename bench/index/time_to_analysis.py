@@ -79,6 +79,7 @@ from sextant.gitsource.recency import read_recency
 from sextant.indexer import DiscoveryRules, IndexerDeps, IndexerSettings, index_repository
 from sextant.indexer.chunk_points import FileVersion, chunk_payload, chunk_point_ids
 from sextant.indexer.dense_stage import DenseStage, on_chunks_indexed
+from sextant.indexer.history_hydration import history_fetches_settled
 from sextant.indexer.parse_process import shared_parse_process
 from sextant.parsing import Chunk
 
@@ -225,9 +226,12 @@ async def first_phase(
     the indexer service keeps it for its runs: its CPU during the run (by its answers; its start's
     imports in the first run that uses it) is added to the time to analysis.
 
+    A first run's history fetch follows its ChunksIndexed (the run does not wait for it): it is waited
+    for after the scroll, outside the time to analysis, so that the next measurement runs alone.
+
     Returns:
         The deps, the event, the time to analysis, and the CPU of the file:// remote's upload-pack
-        for the fetches after the clone (the index run's sync and its history fetch).
+        for the fetches within it (the index run's sync and the reads of its files).
     """
     settings = IndexerSettings(
         mirrors_dir=home / f"mirrors-{name}",
@@ -258,7 +262,11 @@ async def first_phase(
     wall, cpu = since(started)
     if parse_process:
         cpu += shared_parse_process().cpu_seconds - worker_before
-    return deps, indexed, (wall, cpu), server_cpu(log)[1]
+    server = server_cpu(log)[1]
+    await history_fetches_settled()
+    if history_bytes > 0 and not state.in_place:
+        print(f"  {name}: history fetch ended {since(started)[0] - wall:.2f} s after the scroll", flush=True)
+    return deps, indexed, (wall, cpu), server
 
 
 async def blame_cost(home: Path, local: str, embedder: object, rules: DiscoveryRules) -> tuple[float, float]:

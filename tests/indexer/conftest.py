@@ -28,6 +28,7 @@ from sextant.gitsource.recency import read_recency
 from sextant.indexer import IndexerDeps, IndexerSettings, IndexProgress, index_repository
 from sextant.indexer.dense_stage import DenseProgress, DenseStage, on_chunks_indexed
 from sextant.indexer.discovery import DiscoveryRules
+from sextant.indexer.history_hydration import history_fetches_settled
 
 from ..support.embedders import FakeEmbedder as HashingTestEmbedder
 from ..support.events import file_recency_computed, repo_updated
@@ -111,7 +112,9 @@ class IndexHarness:
         **fields: Any,
     ) -> ChunksIndexed:
         request = self.request(**fields)
-        return await index_repository(request, self.recency(request, status, dates), self.deps, self.progress.append)
+        indexed = await index_repository(request, self.recency(request, status, dates), self.deps, self.progress.append)
+        await history_fetches_settled()  # a first run's history fetch follows its ChunksIndexed
+        return indexed
 
     async def embed(self, indexed: ChunksIndexed, embedder: DenseEmbedder | None = None) -> ChunksEmbedded:
         """Run the dense phase after ``indexed`` (with another embedder, e.g. one that fails part-way)."""

@@ -1,9 +1,14 @@
-"""An index run leaves its blob-less mirror hydrated with the source files' past blobs, unless turned off."""
+"""An index run leaves its blob-less mirror hydrated with the source files' past blobs, unless turned off.
+
+A first run's fetch (the whole history) follows its ChunksIndexed; a later run's (the history since)
+is done before it.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import subprocess
 import threading
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -12,11 +17,17 @@ from typing import Any
 
 import pytest
 
+from sextant.contracts import RepoRef
+from sextant.doc_claims import HistoryLocations, check_docs
+from sextant.doc_claims.sources.repository import read_snapshot
 from sextant.gitsource.access import RepoSource
 from sextant.gitsource.history_access import open_history
-from sextant.gitsource.history_blobs import STATE_FILE, history_present, missing_source_blobs
+from sextant.gitsource.history_blobs import STATE_FILE, UNDER_WAY_NOTE, history_present, missing_source_blobs
 from sextant.gitsource.mirror import RepoMirror
-from sextant.indexer import IndexerSettings
+from sextant.indexer import IndexerSettings, IndexProgress, index_repository
+from sextant.indexer.history_hydration import history_fetches_settled
+
+from ..doc_claims.test_blobless_fallback import sessions_history
 
 
 def two_versions(git_repo: Any) -> str:
@@ -24,15 +35,15 @@ def two_versions(git_repo: Any) -> str:
     return str(git_repo.commit_files("two", {"shop/orders.py": "def submit_order():\n    pass\n"}))
 
 
-async def test_a_run_hydrates_its_mirror_before_chunks_indexed(harness: Any, git_repo: Any) -> None:
+async def test_a_first_run_leaves_its_mirror_hydrated(harness: Any, git_repo: Any) -> None:
     head = two_versions(git_repo)
 
-    indexed = await harness.run()
+    indexed = await harness.run()  # waits for the fetch that follows the run
 
     git_dir = harness.deps.mirrors.mirror_dir(RepoSource(git_repo.url, branch="main"))
     env = open_history(git_dir).env
     assert indexed.head_sha == head
-    assert history_present(git_dir, head, env=env, timeout=30)  # done when ChunksIndexed is out
+    assert history_present(git_dir, head, env=env, timeout=30)
     assert missing_source_blobs(git_dir, head, env=env, timeout=30) == []
 
 
@@ -152,3 +163,76 @@ async def test_a_mirror_that_cannot_take_the_fetch_notes_costs_the_history_never
 
     assert indexed.head_sha == head
     assert indexed.files_added == 2
+
+
+GATE = """#!/bin/sh
+# Holds every request to the remote until the test creates the release file (60 s at most: a safety net).
+tries=0
+while [ ! -e '{release}' ] && [ "$tries" -lt 1200 ]; do sleep 0.05; tries=$((tries + 1)); done
+exec git -c uploadpack.allowFilter=true upload-pack "$@"
+"""
+
+
+def hold_fetches(git_dir: Path, tmp_path: Path) -> Path:
+    """From now on, the mirror's fetches from its remote wait until the returned file exists."""
+    release = tmp_path / "release-fetches"
+    gate = tmp_path / "gate.sh"
+    gate.write_text(GATE.format(release=release))
+    gate.chmod(0o755)
+    subprocess.run(["git", "--git-dir", str(git_dir), "config", "remote.origin.uploadpack", str(gate)], check=True)
+    return release
+
+
+async def test_a_first_run_does_not_wait_for_its_history_and_the_findings_say_it_was_being_fetched(
+    harness: Any, git_repo: Any, tmp_path: Path
+) -> None:
+    sessions_history(git_repo)
+    rename = git_repo.git("log", "-1", "--format=%h", "--grep=Rename").strip()
+    source = RepoSource(git_repo.url, branch="main")
+    git_dir = harness.deps.mirrors.mirror_dir(source)
+    released: list[Path] = []
+
+    def hold_once_the_run_is_done(progress: IndexProgress) -> None:
+        if progress.phase == "done":  # the run's own reads are over: only the history fetch is held
+            released.append(hold_fetches(git_dir, tmp_path))
+
+    request = harness.request()
+    indexed = await index_repository(request, harness.recency(request), harness.deps, hold_once_the_run_is_done)
+
+    env = open_history(git_dir).env
+    locations = HistoryLocations(harness.deps.settings.mirrors_dir)
+    ref = RepoRef.for_url(git_repo.url, branch="main")
+    payloads = read_snapshot(open_history(git_repo.root)).payloads
+    assert indexed.head_sha is not None
+    assert not history_present(git_dir, indexed.head_sha, env=env, timeout=30)  # the fetch is held, the run is out
+    early = check_docs(payloads, history=locations.open(ref, indexed.head_sha))
+    removed = next(finding for finding in early.findings if finding.ref == "SyncSession()")
+    assert removed.status == "unverifiable"
+    assert UNDER_WAY_NOTE in removed.evidence
+    assert early.history_note == UNDER_WAY_NOTE
+
+    released[0].touch()
+    await history_fetches_settled()
+
+    assert history_present(git_dir, indexed.head_sha, env=env, timeout=30)
+    later = check_docs(payloads, history=locations.open(ref, indexed.head_sha))
+    removed = next(finding for finding in later.findings if finding.ref == "SyncSession()")
+    assert removed.status == "contradicted"
+    assert removed.removed_by == f"{rename} Rename SyncSession to Session"
+    assert later.history_note is None
+
+
+async def test_a_later_run_fetches_the_history_since_before_its_chunks_indexed(harness: Any, git_repo: Any) -> None:
+    two_versions(git_repo)
+    await harness.run()  # the first run, and the fetch of the whole history after it
+    head = git_repo.commit_files("three", {"shop/orders.py": "def submit_order(now):\n    pass\n"})
+
+    request = harness.request()
+    indexed = await index_repository(request, harness.recency(request), harness.deps)  # not waiting for anything after
+
+    git_dir = harness.deps.mirrors.mirror_dir(RepoSource(git_repo.url, branch="main"))
+    env = open_history(git_dir).env
+    assert indexed.head_sha == head
+    assert history_present(git_dir, head, env=env, timeout=30)  # fetched before ChunksIndexed
+    state = json.loads((git_dir / STATE_FILE).read_text())
+    assert (state["head"], state["complete"], state["note"]) == (head, True, None)

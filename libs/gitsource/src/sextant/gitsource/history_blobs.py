@@ -26,7 +26,13 @@ environment), the missing blobs of source files over the branch's history:
    `HYDRATED_REFS` is set to the head: every source blob reachable from it is present, so the next
    run lists only the history added since (and the pending list is dropped), and a reader knows the
    mirror can be searched like a full repository. The outcome of the last run (and the note to show
-   when it stopped short) is kept beside it in `STATE_FILE`.
+   when it stopped short) is kept beside it in `STATE_FILE`; while a hydration runs, that file
+   holds `UNDER_WAY_NOTE`, so a reader that comes before its end (or after it was killed) says why
+   it found no history.
+
+`extends_hydrated` tells a caller whether a hydration of a head adds to a hydrated history (it lists
+and fetches only what came since: cheap) or must fetch the whole history (a first run: the indexer
+then fetches it after its run, not beside it).
 
 The caller holds the mirror's lock (`RepoMirror.hydrate_history`), as for a sync.
 """
@@ -73,6 +79,11 @@ _SOURCE_SUFFIXES = tuple(spec.removeprefix("*").encode("ascii") for spec in CODE
 _OBJECT_ID = re.compile(rb"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
 _ASKED_ONE_BY_ONE = 2048
 """Blobs whose presence is asked for one by one at most; more are looked up in the store's own list."""
+UNDER_WAY_NOTE = (
+    "history not searched: the blob-less clone's old file contents were still being fetched (a first index "
+    "run fetches them after its chunks are written; the next run's analysis reads them)"
+)
+"""The note `STATE_FILE` holds while a hydration runs, and after one that was stopped before its end."""
 
 
 @dataclass(frozen=True)
@@ -129,6 +140,7 @@ def hydrate(
     started = time.monotonic()
     deadline = started + max_seconds
     stopped = f"{max_seconds:g} s budget"
+    record_under_way(git_dir, head)
     listing = _listed_within(git_dir, head, env=env, seconds=min(timeout, max_seconds))
     if listing is None:
         unlisted = f"{PARTIAL_CLONE_NOTE} (listing them stopped at its {stopped})"
@@ -244,6 +256,19 @@ def _missing_since_last_run(git_dir: Path, head: str, *, env: dict[str, str], ti
     missing = [blob for blob in listed if blob not in present]
     new = {blob for blob in written if blob not in present}
     return missing, sum(1 for blob in missing if blob not in new)
+
+
+def record_under_way(git_dir: Path, head: str) -> None:
+    """Note in `STATE_FILE` that a hydration of `head` has begun (`UNDER_WAY_NOTE`, until its outcome replaces it).
+
+    Args:
+        git_dir: The mirror.
+        head: Full commit id being hydrated.
+
+    Raises:
+        OSError: The note could not be written.
+    """
+    _record(git_dir, Hydration(head, complete=False, note=UNDER_WAY_NOTE))
 
 
 def _record(git_dir: Path, outcome: Hydration) -> Hydration:
@@ -418,6 +443,25 @@ def history_present(git_dir: Path, head: str, *, env: dict[str, str], timeout: f
     return any(
         _is_ancestor(git_dir, head, hydrated, env, timeout)
         for hydrated in hydrated_commits(git_dir, env=env, timeout=timeout)
+    )
+
+
+def extends_hydrated(git_dir: Path, head: str, *, env: dict[str, str], timeout: float) -> bool:
+    """Whether `head` descends from (or is) a hydrated head: hydrating it adds only the history since.
+
+    Args:
+        git_dir: The mirror.
+        head: Full commit id.
+        env: Child environment.
+        timeout: Seconds allowed.
+
+    Returns:
+        False when no part of `head`'s history is hydrated (the whole history would be fetched).
+    """
+    closed = _no_transport(env)
+    return any(
+        _is_ancestor(git_dir, hydrated, head, closed, timeout)
+        for hydrated in hydrated_commits(git_dir, env=closed, timeout=timeout)
     )
 
 

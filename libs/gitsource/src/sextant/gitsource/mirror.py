@@ -35,7 +35,9 @@ from sextant.gitsource.history_blobs import (
     DEFAULT_HISTORY_FETCH_BYTES,
     DEFAULT_HISTORY_FETCH_SECONDS,
     Hydration,
+    extends_hydrated,
     hydrate,
+    record_under_way,
 )
 from sextant.gitsource.local_repository import resolve_local_git_dir
 from sextant.gitsource.objects import (
@@ -183,6 +185,37 @@ class RepoMirror:
                 max_seconds=max_seconds,
                 head_read=head_read,
             )
+
+    def extends_hydrated_history(self, source: RepoSource, head_sha: str) -> bool:
+        """Whether hydrating a synced head adds to a history already hydrated (fetching only what came since).
+
+        Args:
+            source: The repository (synced).
+            head_sha: The head commit of the sync.
+
+        Returns:
+            False when the whole history would be fetched (a first hydration, or one an earlier budget
+            stopped), and for a local repository (nothing to fetch).
+        """
+        _check_revision(head_sha)
+        if local_path(source) is not None:
+            return False
+        return extends_hydrated(self.mirror_dir(source), head_sha, env=git_environment(source), timeout=self.timeout)
+
+    def note_history_under_way(self, source: RepoSource, head_sha: str) -> None:
+        """Note in the mirror that a hydration of this head is about to run, so a reader that comes first
+        says the history was still being fetched (``history_blobs.UNDER_WAY_NOTE``).
+
+        Args:
+            source: The repository (synced).
+            head_sha: The head commit to be hydrated.
+
+        Raises:
+            OSError: The note could not be written.
+        """
+        _check_revision(head_sha)
+        if local_path(source) is None:
+            record_under_way(self.mirror_dir(source), head_sha)
 
     def iter_tree(self, source: RepoSource, ref: str, limits: TreeLimits = DEFAULT_TREE_LIMITS) -> Iterator[TreeEntry]:
         """Every entry of a commit's tree, streamed from git as it lists them (no blob is fetched).

@@ -61,17 +61,18 @@ class IndexerSettings:
     """Bytes of past source blobs one run may fetch into a blob-less mirror, so doc claims are judged
     with history (0: none; see docs/doc-claims.md)."""
     history_fetch_seconds: float = setting("INDEX_HISTORY_FETCH_SECONDS", DEFAULT_HISTORY_FETCH_SECONDS)
-    """Wall time that fetch may take; the run's ChunksIndexed waits for it."""
+    """Wall time that fetch may take (a run's ChunksIndexed waits for it when it fetches only the history
+    added since a hydrated head; a first run's fetch follows its ChunksIndexed)."""
     parse_process: str = setting("INDEX_PARSE_PROCESS", PARSE_PROCESS_AUTO)
     """Parse and sparse-encode in a worker process, so the store writes overlap the parsing (see
     ``parse_process``): ``true``, ``false``, or ``auto``, the worker for a run without the history
-    fetch beside it (a repository read in place; docs/indexing.md has the figures)."""
+    fetch beside or right after it (a repository read in place; docs/indexing.md has the figures)."""
 
     def parses_in_worker(self, *, fetching_history: bool) -> bool:
         """Whether a run parses in the parse process.
 
         Args:
-            fetching_history: The run fetches past blobs beside its indexing.
+            fetching_history: The run fetches past blobs beside its indexing or right after it.
 
         Returns:
             True for the worker, False for the run's own process.

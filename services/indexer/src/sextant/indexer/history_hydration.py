@@ -1,16 +1,27 @@
-"""Old file contents for the doc-claim history look-up, fetched into the mirror while the run indexes.
+"""Old file contents for the doc-claim history look-up, fetched into the mirror beside or after the run.
 
 The analyzer judges doc claims with the repository's history, read from the indexer's blob-less
 mirror with no transport at all. So the indexer, which owns the mirror, its lock and the
 credentials, fetches the source files' past blobs after its sync (`RepoMirror.hydrate_history`,
-within `INDEX_HISTORY_FETCH_BYTES` and `INDEX_HISTORY_FETCH_SECONDS`), beside the indexing, and
-the run's ChunksIndexed waits for it: the analysis that follows finds the history complete, or a
-note saying why it is not. The run reads (and so fetches) every changed file of the head itself, so
-the fetch leaves the head tree's blobs until the run says its reads are done (`head_files_read`) and
-then fetches only those still missing: no blob is fetched twice, and a file the run did not read
-leaves no hole. A history too large for one run's budget is listed once: the next run lists only what
-came since and takes up the blobs the last one left. A failed fetch costs the history, never the
-run. See docs/doc-claims.md ("Blob-less mirrors").
+within `INDEX_HISTORY_FETCH_BYTES` and `INDEX_HISTORY_FETCH_SECONDS`). When does the run wait?
+
+- A mirror whose history is hydrated up to an ancestor of the head needs only the history since
+  (a few blobs): that fetch runs beside the indexing and the run's ChunksIndexed waits for it, so the
+  analysis that follows finds the history complete. The run reads (and so fetches) every changed
+  file of the head itself, so the fetch leaves the head tree's blobs until the run says its reads
+  are done (`head_files_read`) and then fetches only those still missing: no blob is fetched twice.
+- A mirror with no hydrated history (a first run, or one an earlier budget stopped) needs the whole
+  history, which costs about as much CPU as the indexing itself: that fetch starts once the run is
+  done and ChunksIndexed goes out without waiting for it (`start_after_run`). The analysis that
+  follows judges the docs at the head, and its findings say the history was still being fetched
+  (`history_blobs.UNDER_WAY_NOTE`); the next run's analysis reads it. The run has read the head's
+  files by then, so the fetch takes only what is still missing: nothing is fetched twice, and a file
+  the run did not read leaves no hole.
+
+A history too large for one run's budget is listed once: the next run lists only what came since
+and takes up the blobs the last one left. A failed fetch costs the history, never the run. A fetch
+left running when its process ends (kill -9 included) loses nothing the next run cannot fetch.
+See docs/doc-claims.md ("Blob-less mirrors") and docs/indexing.md.
 """
 
 from __future__ import annotations
@@ -58,6 +69,40 @@ def start_hydration(deps: IndexerDeps, source: RepoSource, head_sha: str) -> Run
     _RUNNING.add(task)
     task.add_done_callback(_RUNNING.discard)
     return RunningHydration(task, head_read)
+
+
+def start_after_run(deps: IndexerDeps, source: RepoSource, head_sha: str) -> RunningHydration | None:
+    """Start fetching the history's blobs once the run is done, without the run waiting for it.
+
+    The run has read the head's files, so the fetch takes whatever is still missing at once. The
+    fetch is kept until it ends (`history_fetches_settled` waits for it); it holds the mirror's lock,
+    so the next run of the repository syncs after it.
+
+    Args:
+        deps: The indexer's dependencies (mirror cache, settings).
+        source: The synced source.
+        head_sha: The head the run indexed.
+
+    Returns:
+        The running fetch (None when the budget is 0: turned off).
+    """
+    if deps.settings.history_fetch_bytes <= 0:
+        return None
+    try:
+        # Before ChunksIndexed goes out, so the analysis that follows says why it finds no history.
+        deps.mirrors.note_history_under_way(source, head_sha)
+    except OSError as error:
+        logger.warning("history blobs for doc claims: the mirror's notes could not be written: %s", error)
+    running = start_hydration(deps, source, head_sha)
+    head_files_read(running)
+    return running
+
+
+async def history_fetches_settled() -> None:
+    """Wait until every history fetch this process started has ended (none raises: failures are logged)."""
+    loop = asyncio.get_running_loop()
+    while running := [task for task in _RUNNING if task.get_loop() is loop]:
+        await asyncio.gather(*running)
 
 
 def head_files_read(running: RunningHydration | None) -> None:

@@ -32,7 +32,13 @@ from sextant.indexer.deps import IndexerDeps
 from sextant.indexer.discovery import SkipLog, discover_files
 from sextant.indexer.earlier_attempts import written_by_earlier_attempts
 from sextant.indexer.file_parsing import NotParsed, parse_file
-from sextant.indexer.history_hydration import RunningHydration, finish_hydration, head_files_read, start_hydration
+from sextant.indexer.history_hydration import (
+    RunningHydration,
+    finish_hydration,
+    head_files_read,
+    start_after_run,
+    start_hydration,
+)
 from sextant.indexer.parse_process import BlobToParse, ParsedChunks, ParseReply, ParseRequest
 from sextant.indexer.progress import IndexProgress, Phase, ProgressCallback
 from sextant.indexer.recency_stamp import RecencyStamp
@@ -116,7 +122,8 @@ class _Run:
     hydrating: RunningHydration | None = None
     """The history fetch beside the run, told when the run's own blob reads are done."""
     fetches_history: bool = False
-    """The run fetches past blobs beside its indexing (a blob-less mirror and a budget above 0)."""
+    """The run fetches past blobs beside its indexing or right after it (a blob-less mirror and a budget
+    above 0)."""
 
     def report(self, phase: Phase) -> None:
         if self.progress is not None:
@@ -195,13 +202,24 @@ async def _index(
         progress(IndexProgress(phase="syncing"))
     with _tracer.start_as_current_span("indexer.sync"):
         state: MirrorState = await asyncio.to_thread(deps.mirrors.sync, source)
-    hydrating = start_hydration(deps, source, state.head_sha)  # past blobs for doc claims, beside the run
+    # Past blobs for doc claims: beside the run when only the history since a hydrated head is missing,
+    # after it (not waited for) when the whole history is (see history_hydration).
+    whole_history = (
+        deps.settings.history_fetch_bytes > 0
+        and not state.in_place
+        and not await asyncio.to_thread(deps.mirrors.extends_hydrated_history, source, state.head_sha)
+    )
+    hydrating = None if whole_history else start_hydration(deps, source, state.head_sha)
     try:
-        run = await _index_synced(request, recency, deps, progress, source=source, state=state, hydrating=hydrating)
+        run = await _index_synced(
+            request, recency, deps, progress, source=source, state=state, hydrating=hydrating, fetch_after=whole_history
+        )
     finally:
         head_files_read(hydrating)  # also when the run failed: the fetch must not wait for reads that never come
     await finish_hydration(hydrating)
     run.report("done")
+    if whole_history:
+        start_after_run(deps, source, state.head_sha)
     return _chunks_indexed(
         request, recency=recency, run=run, state=state, deps=deps, calls_before=calls_before, started=started
     )
@@ -216,6 +234,7 @@ async def _index_synced(
     source: RepoSource,
     state: MirrorState,
     hydrating: RunningHydration | None,
+    fetch_after: bool,
 ) -> _Run:
     repo_key = request.repo.repo_key
     with _tracer.start_as_current_span("indexer.discover") as span:
@@ -255,7 +274,7 @@ async def _index_synced(
         head_sha=state.head_sha,
         blame=state.in_place and deps.settings.symbol_blame,
         hydrating=hydrating,
-        fetches_history=hydrating is not None and not state.in_place,
+        fetches_history=(hydrating is not None or fetch_after) and not state.in_place,
     )
     run.report("planning")
     await _load_carried_dates(run)
@@ -439,6 +458,7 @@ async def _parsed_groups(run: _Run) -> AsyncIterator[_Group]:
     files = run.plan.to_index
     # Beside the history fetch, whose git processes want the second core too, the worker measured no
     # better; without it (a repository read in place) it takes the parsing off the writes' wall time.
+    # A first run, whose fetch now follows it, still parses in place: the worker was not measured there.
     in_process = not run.deps.settings.parses_in_worker(fetching_history=run.fetches_history)
     for start in range(0, len(files), READ_SLICE_FILES):
         read_slice = files[start : start + READ_SLICE_FILES]
