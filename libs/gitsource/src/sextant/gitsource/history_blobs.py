@@ -66,7 +66,8 @@ DEFAULT_HISTORY_FETCH_BYTES = 64 * 1024 * 1024
 """Bytes one hydration may add to the mirror (packed, as fetched): flask's whole source history is
 about a twentieth of it."""
 DEFAULT_HISTORY_FETCH_SECONDS = 120.0
-"""Wall time one hydration may take (the run's ChunksIndexed waits for it): git/git's listing alone
+"""Wall time one hydration may take (it holds the mirror's lock; the indexer's ChunksIndexed waits for a
+hydration of the history since a hydrated head, not for a first one): git/git's listing alone
 needs about 5 s of CPU (a minute while git matched the source pathspecs itself); a corpus repository
 needs well under a second."""
 _FIRST_BATCH = 64

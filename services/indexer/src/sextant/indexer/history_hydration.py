@@ -75,8 +75,8 @@ def start_after_run(deps: IndexerDeps, source: RepoSource, head_sha: str) -> Run
     """Start fetching the history's blobs once the run is done, without the run waiting for it.
 
     The run has read the head's files, so the fetch takes whatever is still missing at once. The
-    fetch is kept until it ends (`history_fetches_settled` waits for it); it holds the mirror's lock,
-    so the next run of the repository syncs after it.
+    fetch is kept until it ends (`history_fetches_settled` waits for it); it takes the mirror's lock as
+    a sync does, so it and the next run's sync of the repository take turns.
 
     Args:
         deps: The indexer's dependencies (mirror cache, settings).
