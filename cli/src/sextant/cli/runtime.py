@@ -17,7 +17,7 @@ from sextant.bus import Bus, EmbeddedNats, build_broker, start_routers
 from sextant.cli.home_lock import HomeBusyError, HomeLock
 from sextant.cli.services import all_services
 from sextant.cli.usage_problem import UsageError
-from sextant.config import env_str, redacted_url, sextant_home
+from sextant.config import env_str, private_folder, redacted_url, sextant_home
 
 RUNTIME_FILE = "runtime.json"
 BUS_CONNECTION_LOGGER = "sextant.bus.broker"
@@ -75,7 +75,7 @@ def write_runtime_record(home: Path, url: str, *, kind: RuntimeKind = "up") -> N
         url: The bus URL (userinfo is redacted before it is written).
         kind: Whether other commands may attach.
     """
-    home.mkdir(parents=True, exist_ok=True)
+    private_folder(home)
     record = {"url": redacted_url(url), "pid": os.getpid(), "kind": kind}
     staging = home / f".{RUNTIME_FILE}.{os.getpid()}"
     fd = os.open(staging, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-from sextant.config import TokenLookup, env_float, mirrors_path, token_lookup
+from sextant.config import TokenLookup, env_float, mirrors_path, private_folder, token_lookup
 
 if TYPE_CHECKING:
     from sextant.chunkstore import ChunkStore
@@ -95,11 +95,11 @@ class Adapters:
 
     @cached_property
     def mirrors(self) -> RepoMirror:
-        """The blob-less git mirror cache under SEXTANT_HOME/mirrors, shared by every service here."""
+        """The blob-less git mirror cache under SEXTANT_HOME/mirrors (owner-only), shared by every service here."""
         from sextant.gitsource.mirror import DEFAULT_MIRROR_TIMEOUT, RepoMirror
 
         timeout = env_float(self._env, GIT_TIMEOUT_VARIABLE, DEFAULT_MIRROR_TIMEOUT)
-        return RepoMirror(mirrors_path(self._env), timeout=timeout)
+        return RepoMirror(private_folder(mirrors_path(self._env)), timeout=timeout)
 
     @cached_property
     def tokens(self) -> TokenLookup:

@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 from sextant.chunkstore.port import ChunkStore
 from sextant.chunkstore.schema import collection_name
-from sextant.config import env_str
+from sextant.config import env_str, private_folder
 
 logger = logging.getLogger(__name__)
 
@@ -18,7 +18,8 @@ def store_from_env(env: Mapping[str, str], *, model_id: str, dimension: int, def
     """Build the chunk store the environment asks for.
 
     `QDRANT_URL` set → a Qdrant server (with `QDRANT_API_KEY`, sent as the `api-key` header and never
-    logged); otherwise the embedded engine under `QDRANT_PATH`, or `default_path` when that is unset.
+    logged); otherwise the embedded engine under `QDRANT_PATH`, or `default_path` when that is unset,
+    a folder made owner-only (it holds the raw text of every indexed file).
 
     Args:
         env: Environment variables (usually `os.environ`).
@@ -46,5 +47,5 @@ def store_from_env(env: Mapping[str, str], *, model_id: str, dimension: int, def
 
     from sextant.chunkstore.edge_store import EdgeChunkStore
 
-    path = Path(env_str(env, "QDRANT_PATH") or default_path)
+    path = private_folder(Path(env_str(env, "QDRANT_PATH") or default_path))
     return EdgeChunkStore(path, collection, dimension)

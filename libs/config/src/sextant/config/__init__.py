@@ -1,5 +1,5 @@
 """Settings from environment variables: one reading of flags, numbers, paths and provider tokens
-(and the one lock-file rule the runtime, the bus and the store share)."""
+(and the lock-file and private-folder rules the runtime, the bus and the store share)."""
 
 from sextant.config.env import (
     DEFAULT_HOME_DIRNAME,
@@ -15,14 +15,17 @@ from sextant.config.env import (
     sextant_home,
 )
 from sextant.config.lock_files import try_lock_file
+from sextant.config.private_folders import PRIVATE_FOLDER_MODE, PrivateFolderError, private_folder
 from sextant.config.redaction import has_userinfo, redacted_url
 from sextant.config.settings import read_settings, setting
 from sextant.config.tokens import TokenLookup, no_tokens, token_lookup
 
 __all__ = [
     "DEFAULT_HOME_DIRNAME",
+    "PRIVATE_FOLDER_MODE",
     "PROVIDER_TOKEN_VARIABLES",
     "ConfigError",
+    "PrivateFolderError",
     "TokenLookup",
     "default_store_path",
     "env_flag",
@@ -32,6 +35,7 @@ __all__ = [
     "has_userinfo",
     "mirrors_path",
     "no_tokens",
+    "private_folder",
     "provider_token",
     "read_settings",
     "redacted_url",
