@@ -15,8 +15,15 @@ from typing import cast
 from sextant.cli.usage_problem import UsageError
 from sextant.config import PROVIDER_TOKEN_VARIABLES, provider_token
 from sextant.gitsource.access import Provider, RepoSource, git_environment
-from sextant.gitsource.errors import GitCommandError, GitTimeoutError, GitUnavailableError, UnsafeSourceError
+from sextant.gitsource.errors import (
+    GitCommandError,
+    GitSourceError,
+    GitTimeoutError,
+    GitUnavailableError,
+    UnsafeSourceError,
+)
 from sextant.gitsource.git_process import run_git
+from sextant.gitsource.local_repository import resolve_local_git_dir
 from sextant.gitsource.remote_refs import RemoteUnreadableError, list_remote_refs
 
 CHECK_TIMEOUT_SECONDS = 30.0
@@ -56,10 +63,7 @@ def local_git(folder: Path, *args: str, timeout: float = CHECK_TIMEOUT_SECONDS) 
         UsageError: when the folder cannot be named to git (control characters), git is missing or
             it does not answer in time.
     """
-    try:
-        env = git_environment(RepoSource(url=str(folder.resolve())))
-    except UnsafeSourceError as error:
-        raise UsageError(f"cannot use the folder {str(folder)!r}: {error}") from None
+    env = _in_place_environment(folder)
     try:
         return run_git(list(args), env=env, secrets=(), timeout=timeout, cwd=folder)
     except GitCommandError:
@@ -70,8 +74,43 @@ def local_git(folder: Path, *args: str, timeout: float = CHECK_TIMEOUT_SECONDS) 
         raise UsageError(f"git did not answer within {timeout:g} s in {folder}") from None
 
 
+def _in_place_environment(folder: Path) -> dict[str, str]:
+    try:
+        return git_environment(RepoSource(url=str(folder.resolve())))
+    except UnsafeSourceError as error:
+        raise UsageError(f"cannot use the folder {str(folder)!r}: {error}") from None
+
+
 def _git(folder: Path, *args: str) -> bool:
     return local_git(folder, *args) is not None
+
+
+def _is_repository_itself(folder: Path) -> bool:
+    """Whether the indexer reads a repository at exactly this folder, by the indexer's own rule.
+
+    git alone would look upward and find the repository a subfolder belongs to; the indexer reads
+    the folder it is given (``resolve_local_git_dir``: a work tree's top level, a bare repository or
+    a git directory), so the check asks that same function.
+    """
+    resolved = folder.resolve()
+    try:
+        resolve_local_git_dir(resolved, env=_in_place_environment(folder), timeout=CHECK_TIMEOUT_SECONDS)
+    except GitUnavailableError:
+        raise UsageError("git is not installed or not on PATH") from None
+    except GitTimeoutError:
+        raise UsageError(f"git did not answer within {CHECK_TIMEOUT_SECONDS:g} s in {folder}") from None
+    except GitSourceError:
+        return False
+    return True
+
+
+def _enclosing_repository(folder: Path) -> str | None:
+    """The top level (or, inside a git directory, the git directory) git finds above ``folder``."""
+    for question in ("--show-toplevel", "--absolute-git-dir"):
+        found = local_git(folder, "rev-parse", question)
+        if found:
+            return os.fsdecode(found).removesuffix("\n")
+    return None
 
 
 def check_repository(
@@ -103,6 +142,10 @@ def check_repository(
 def check_local_repository(location: str, *, branch: str | None = None, refs: Sequence[str] = ()) -> None:
     """Refuse a local path that is not a git repository, or lacks the branch or refs asked for.
 
+    A folder inside a repository is refused too, naming the repository's top level: the indexer
+    reads a repository from its top level only, and indexing the whole of it in place of the folder
+    typed would quietly change what the analysis is about.
+
     Args:
         location: Repository path.
         branch: A branch that must exist.
@@ -114,7 +157,13 @@ def check_local_repository(location: str, *, branch: str | None = None, refs: Se
     folder = Path(location).expanduser()
     if not folder.is_dir():
         raise UsageError(f"no such folder: {location} (give a repository path or URL)")
-    if not _git(folder, "rev-parse", "--git-dir"):
+    if not _is_repository_itself(folder):
+        top = _enclosing_repository(folder)
+        if top is not None:
+            raise UsageError(
+                f"{location} is a folder inside the git repository {top}; Sextant reads a repository from its "
+                f"top level: give {top}"
+            )
         raise UsageError(f"{location} is not a git repository (run `git init` there, or give another path)")
     if branch is not None and not _git(folder, "rev-parse", "--verify", "--quiet", f"refs/heads/{branch}^{{commit}}"):
         raise UsageError(f"{location} has no branch {branch!r} (see `git -C {location} branch`)")
