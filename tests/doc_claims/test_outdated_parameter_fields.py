@@ -2,9 +2,10 @@
 
 The directive's signature was brought up to date when `endpoint` became `name`, but the field
 below it still documents `endpoint`: the field's line is outdated, with the commit and the day.
-A field of a parameter the definition still takes, or never took, says nothing; a field under a
-class documents its constructor, not its members; and a field under a method the code removed adds
-nothing to what the directive's own line says.
+A field of a parameter the definition still takes says nothing, and one it never took is
+contradicted (the doc names a parameter the code does not take); a field under a class documents
+its constructor, not its members; and a field under a method the code removed adds nothing to what
+the directive's own line says.
 """
 
 from __future__ import annotations
@@ -91,7 +92,7 @@ def _line(text: str) -> int:
 
 def test_a_field_of_a_parameter_the_definition_lost_after_the_line_is_outdated(report: DocCheckReport) -> None:
     line = _line("      :param str endpoint: route name for :meth:`reverse` lookup.")
-    found = [f for f in report.findings if f.line == line and f.ref == "acme.router.Router.add_route"]
+    found = [f for f in report.findings if f.line == line and f.ref == "acme.router.Router.add_route(endpoint)"]
     assert [f.status for f in found] == ["outdated"]
     assert found[0].changed is not None
     assert found[0].changed.startswith("Router.add_route lost parameter endpoint on 2014-11-23, commit ")
@@ -102,20 +103,28 @@ def test_fields_of_taken_or_never_taken_parameters_and_of_a_removed_method_say_n
     fields = {
         _line("      :param str path: route path"),
         _line("      :param callable handler: route handler"),
-        _line("      :param str expries: a slip of the doc's"),
         _line("      :param str endpoint: the route's name"),
         _line("      :param dict parts: the route's parts"),
         _line("   :param loop: an event loop"),
     }
     assert [f for f in report.findings if f.line in fields] == []
+    slip = [f for f in report.findings if f.line == _line("      :param str expries: a slip of the doc's")]
+    assert [(f.ref, f.status) for f in slip] == [("acme.router.Router.add_route(expries)", "contradicted")]
+    assert slip[0].evidence == (
+        "Router.add_route takes no parameter expries (it takes method, path, handler, name: acme/router.py:5)"
+    )
 
 
 def test_a_field_under_a_class_documents_its_constructor_not_a_member(report: DocCheckReport) -> None:
     # `strict` is no longer assigned on the instance, but the constructor takes it now; the class
-    # lost its `colour` method, but its constructor never took a `colour`.
+    # lost its `colour` method, and its constructor never took a `colour`: the field documents a
+    # parameter of the constructor, which is not there (no word of the lost method).
     strict = _line("   :param bool strict: whether to match strictly")
-    lines = {strict, _line("   :param str colour: the routes' colour")}
-    assert [f for f in report.findings if f.line in lines] == []
+    assert [f for f in report.findings if f.line == strict] == []
+    colour = [f for f in report.findings if f.line == _line("   :param str colour: the routes' colour")]
+    assert [(f.status, f.evidence) for f in colour] == [
+        ("contradicted", "Router.__init__ takes no parameter colour (it takes loop, strict: acme/router.py:1)")
+    ]
 
 
 def test_only_the_directives_own_fields_are_its_mentions() -> None:

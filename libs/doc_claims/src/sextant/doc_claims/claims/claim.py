@@ -59,3 +59,7 @@ class Claim(msgspec.Struct, frozen=True, kw_only=True):
     """A parameter field (`:param retries:`) in an API directive's body, claimed as the directive's
     definition on the field's line: news only as outdated (the definition lost that parameter after
     the line); anything else about the definition the directive's own line says."""
+    parameter: str | None = None
+    """For a claim read off an API directive's signature slot or parameter field: the parameter of the
+    directive's definition it documents (`conn_timeout` of `.. class:: ClientSession(…, conn_timeout=None)`).
+    Such a claim is news only about that parameter: the definition lost it, or does not take it."""

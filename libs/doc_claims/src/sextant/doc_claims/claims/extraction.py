@@ -29,7 +29,7 @@ from sextant.doc_claims.syntax.markdown import markdown_mentions
 from sextant.doc_claims.syntax.mentions import Mention
 from sextant.doc_claims.syntax.plain_text import plain_text_mentions
 from sextant.doc_claims.syntax.rst import rst_mentions
-from sextant.doc_claims.syntax.rst_fields import FIELD_ROLE
+from sextant.doc_claims.syntax.rst_fields import FIELD_ROLE, PARAMETER_ROLE
 
 _SYMBOL_ROLES = frozenset(
     {
@@ -115,7 +115,7 @@ def extract_claims(doc_path: str, text: str, *, first_line: int = 1) -> list[Cla
     template_names = {name for code in examples for name in template_arguments(code)}
     example_flags = {flag for code in examples for flag in quoted_flags(code)}
     claims: list[Claim] = []
-    seen: set[tuple[int, str, str, str | None]] = set()
+    seen: set[tuple[int, str, str, str | None, str | None]] = set()
     last_program: str | None = None
     for mention in mentions:
         line = first_line + bisect.bisect_right(line_starts, mention.offset) - 1
@@ -161,14 +161,15 @@ def extract_claims(doc_path: str, text: str, *, first_line: int = 1) -> list[Cla
             sentence = sentence_around(text, mention.offset, mention.end)
             if draft.kind == "path" and not draft.linked and _READERS_OWN.search(sentence):
                 draft = dataclasses.replace(draft, explicit=False)  # "In `test/hooks.js`, make your hooks …"
-            key = (line, draft.kind, draft.target, draft.command)
+            parameter = _documented_parameter(mention, text)
+            key = (line, draft.kind, draft.target, draft.command, parameter)
             if draft.target and key not in seen:
                 seen.add(key)
                 claims.append(
                     Claim(
                         doc=doc_path,
                         line=line,
-                        ref=draft.ref,
+                        ref=draft.ref if parameter is None else f"{draft.ref}({parameter})",
                         kind=draft.kind,
                         target=draft.target,
                         explicit=draft.explicit,
@@ -183,9 +184,17 @@ def extract_claims(doc_path: str, text: str, *, first_line: int = 1) -> list[Cla
                         as_imported=mention.form == "imported_use",
                         in_string=mention.role == STRING_ROLE,
                         of_field=mention.role.startswith(FIELD_ROLE),
+                        parameter=parameter,
                     )
                 )
     return claims
+
+
+def _documented_parameter(mention: Mention, text: str) -> str | None:
+    """The parameter an API directive's signature slot or parameter field names, whose span the mention is."""
+    if mention.role.startswith((FIELD_ROLE, PARAMETER_ROLE)):
+        return text[mention.offset : mention.end]
+    return None
 
 
 def _tells_history(text: str, offset: int, sentence: str) -> bool:
@@ -360,7 +369,7 @@ def _role(role: str, raw: str) -> list[Draft]:  # noqa: PLR0911 - one branch per
         # A hand-written `.. method::` or `.. class::` may document what the code builds at run time (an
         # extension's methods installed on a class, a protocol's `__init__`): its absence is no contradiction.
         explicit = not (name in {"mod", "module", "automodule"} and "." not in symbol) and not role.startswith(
-            ("declared:", FIELD_ROLE)
+            ("declared:", FIELD_ROLE, PARAMETER_ROLE)
         )
         return [Draft("symbol", raw.strip(), symbol, explicit=explicit)] if symbol else []
     return []

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import posixpath
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal, Protocol
@@ -26,6 +27,7 @@ from sextant.doc_claims.claims.known_names import (
 )
 from sextant.doc_claims.judging.code_facts import CodeFacts, Site, SymbolSite
 from sextant.doc_claims.judging.composed_names import composed_name
+from sextant.doc_claims.judging.documented_parameters import parameter_not_taken
 from sextant.doc_claims.judging.finding import ClaimFinding, ClaimStatus
 from sextant.doc_claims.judging.flag_evidence import (
     FRAMEWORK_FLAGS,
@@ -69,6 +71,10 @@ class Resolution:
     mentioned_name: str | None = None
     """The simple name of a claim verified only because the code mentions it (no symbol defines it at the
     head): history may show its own definition removed."""
+    absent_paths: tuple[str, ...] = ()
+    """For a path the head lacks (contradicted, or unverifiable as maybe the reader's own): the paths
+    it was looked for as (from the doc's folder, from the root); history may show this repository
+    deleted one, and where it went."""
     site: SymbolSite | None = None
     """The definition a symbol claim resolved to (its changes over time can make the claim outdated)."""
     removed_by: str | None = None
@@ -107,13 +113,52 @@ def check_claims(
     judged = [(claim, _resolve_for(claim, facts)) for claim in ours if not is_history_doc(claim.doc)]
     if history is not None:
         judged = history.judge(judged, facts)
+    documented: dict[tuple[str, str], set[str]] = {}
+    for claim, _ in judged:
+        if claim.parameter is not None:
+            documented.setdefault((claim.doc, claim.target), set()).add(claim.parameter)
+    judged = [
+        _of_parameter(claim, resolution, facts, documented.get((claim.doc, claim.target), set()))
+        for claim, resolution in judged
+    ]
+    told = _told_changes(judged)
     findings = [
         _finding(claim, _as_history_sentence(claim, _as_foreign(claim, resolution, own, facts)))
         for claim, resolution in judged
-        if not claim.of_field or resolution.changed  # a parameter field is news only as outdated
+        if claim.parameter is None
+        or resolution.changed
+        or (resolution.status == "contradicted" and claim.parameter not in told.get((claim.doc, claim.target), ()))
     ]
     del doc_dates  # dates matter only through history: a file's date alone says nothing of a definition
     return sorted(findings, key=lambda f: (f.doc, f.line, f.ref, f.kind, f.status))
+
+
+def _of_parameter(
+    claim: Claim, resolution: Resolution, facts: CodeFacts, documented: set[str]
+) -> tuple[Claim, Resolution]:
+    """A directive's documented parameter judged as such: news only when the definition lost it since
+    the line (outdated, from history) or does not take it at all (contradicted); anything else
+    about the definition is its directive's own claim, so every other resolution reads as verified."""
+    if claim.parameter is None or resolution.changed:
+        return claim, resolution
+    site = resolution.site
+    why = None if resolution.status != "verified" or site is None else parameter_not_taken(claim, site, facts, documented)
+    if why is None:
+        return claim, Resolution("verified", resolution.evidence, resolution.code_path, site=site)
+    return claim, Resolution("contradicted", why, site.path if site else None, site=site)
+
+
+def _told_changes(judged: list[tuple[Claim, Resolution]]) -> dict[tuple[str, str], set[str]]:
+    """(doc, definition) → the words of what its outdated claims say it lost: a signature slot of a
+    parameter its directive's line already reports lost is the same news, told once."""
+    told: dict[tuple[str, str], set[str]] = {}
+    for claim, resolution in judged:
+        if resolution.changed and claim.kind == "symbol":
+            told.setdefault((claim.doc, claim.target), set()).update(_WORD.findall(resolution.changed))
+    return told
+
+
+_WORD = re.compile(r"[A-Za-z_]\w*")
 
 
 class ClaimHistory(Protocol):
@@ -305,8 +350,14 @@ def _resolve_path(claim: Claim, facts: CodeFacts) -> Resolution:  # noqa: PLR091
         # URL of the built site (generated API pages, pretty URLs), which the sources need not hold.
         return Resolution("unverifiable", f"no folder {target} here: from a docs page, a page of the built site")
     if claim.explicit:
-        return Resolution("contradicted", f"no file or folder {target} in the indexed files")
-    return Resolution("unverifiable", f"no file named {target} in the indexed files; it may be the reader's own file")
+        return Resolution(
+            "contradicted", f"no file or folder {target} in the indexed files", absent_paths=tuple(searched)
+        )
+    return Resolution(
+        "unverifiable",
+        f"no file named {target} in the indexed files; it may be the reader's own file",
+        absent_paths=tuple(searched),
+    )
 
 
 _URL_LINKED = frozenset({"md", "mdx", "markdown"})

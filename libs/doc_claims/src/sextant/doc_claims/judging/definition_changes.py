@@ -106,6 +106,7 @@ def _candidates(
         and claim.doc in doc_commits
         and not claim.in_sample
         and not claim.in_history_sentence  # "was removed in 2.0": the sentence already tells the change
+        and (claim.parameter is None or claim.of_field)  # a signature's slot: its directive's claim compares it
     ]
     found = [
         _Candidate(index, claim, resolution.site)

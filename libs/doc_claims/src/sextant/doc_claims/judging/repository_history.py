@@ -24,6 +24,7 @@ from sextant.doc_claims.judging.code_facts import CodeFacts
 from sextant.doc_claims.judging.definition_changes import DocLines, revise_with_definition_changes
 from sextant.doc_claims.judging.past_names import absent_names, mentioned_names, revise_with_past_names
 from sextant.doc_claims.judging.past_packages import revise_with_past_packages
+from sextant.doc_claims.judging.past_paths import revise_with_past_paths
 from sextant.doc_claims.judging.task_history import revise_with_past_tasks
 from sextant.gitsource.access import local_path
 from sextant.gitsource.errors import GitSourceError
@@ -135,6 +136,7 @@ class RepositoryHistory:
         )
         judged = revise_with_past_names(judged, facts, search)
         judged = revise_with_past_tasks(judged, facts, repo)  # task-runner commands: their task files' history
+        judged = revise_with_past_paths(judged, facts, repo)  # paths in prose: files this repository deleted
         return revise_with_past_packages(judged, facts, repo, search.samples)  # trees suffice, blob-less too
 
     def _definition_changes(

@@ -41,6 +41,23 @@ def takes_any_keyword(signature: str, name: str) -> bool:
     return inside is not None and any(part.strip().startswith("**") for part in _parts(inside))
 
 
+def takes_any_argument(signature: str, name: str) -> bool:
+    """Whether a declaration takes arguments it does not name: a `*args` or a `**kwargs` catch-all.
+
+    Args:
+        signature: The declaration line(s).
+        name: The defined name.
+
+    Returns:
+        True when its parameter list has a starred catch-all (a bare `*` names no catch-all), or
+        when the declaration shows no parameter list.
+    """
+    inside = _parameter_list(signature, name)
+    if inside is None:
+        return True
+    return any(re.match(r"\*{1,2}\s*[A-Za-z_]", part.strip()) for part in _parts(inside))
+
+
 def catch_all_name(signature: str, name: str) -> str | None:
     """The name of a declaration's `**` catch-all (`**kwargs` → `kwargs`), or None without one.
 

@@ -8,7 +8,7 @@ from sextant.doc_claims.claims.name_shapes import is_external, looks_like_path
 from sextant.doc_claims.claims.shell_commands import reads_as_command
 from sextant.doc_claims.syntax.code_blocks import block_mentions
 from sextant.doc_claims.syntax.mentions import Mention, mask_spans
-from sextant.doc_claims.syntax.rst_fields import parameter_field_mentions
+from sextant.doc_claims.syntax.rst_fields import parameter_field_mentions, signature_parameter_mentions
 
 _CODE_DIRECTIVE = re.compile(r"^([ \t]*)\.\.[ \t]+(?:code-block|code|sourcecode|prompt)::[ \t]*(\S*)", re.M)
 _HISTORY_DIRECTIVE = re.compile(
@@ -62,6 +62,7 @@ def rst_mentions(text: str) -> list[Mention]:
                 role=_DECLARED.get(directive.group(1), directive.group(1)),
             )
         )
+        mentions.extend(signature_parameter_mentions(text, directive, qualified))
         mentions.extend(parameter_field_mentions(text, directive, qualified))
     text = mask_spans(text, [directive.span() for directive in _CLAIM_DIRECTIVE.finditer(text)])
     for pattern, form in ((_ROLE, "role"), (_HYPERLINK, "link"), (_LITERAL, "inline")):
