@@ -99,7 +99,8 @@ def test_a_slot_and_a_field_of_a_parameter_the_constructor_does_not_take_are_con
     assert field == [("ClientSession(conn_timeout)", "contradicted")]  # before: a field was news only as outdated
     evidence = next(f.evidence for f in report.findings if f.ref == "ClientSession(conn_timeout)")
     assert evidence == (
-        "ClientSession.__init__ takes no parameter conn_timeout (it takes base_url, connector, timeout: acme/client.py:4)"
+        "ClientSession.__init__ takes no parameter conn_timeout"
+        " (it takes base_url, connector, timeout: acme/client.py:4)"
     )
     request = _on(report, ".. function:: request(method, url, *, params=None, chunked=False)")
     assert ("request(chunked)", "contradicted") in request

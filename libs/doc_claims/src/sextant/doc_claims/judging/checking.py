@@ -142,7 +142,8 @@ def _of_parameter(
     if claim.parameter is None or resolution.changed:
         return claim, resolution
     site = resolution.site
-    why = None if resolution.status != "verified" or site is None else parameter_not_taken(claim, site, facts, documented)
+    verified = resolution.status == "verified" and site is not None
+    why = parameter_not_taken(claim, site, facts, documented) if verified and site is not None else None
     if why is None:
         return claim, Resolution("verified", resolution.evidence, resolution.code_path, site=site)
     return claim, Resolution("contradicted", why, site.path if site else None, site=site)

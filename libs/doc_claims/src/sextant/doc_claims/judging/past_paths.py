@@ -60,6 +60,27 @@ def revise_with_past_paths(
     Returns:
         The same list, those claims revised.
     """
+    wanted = _wanted(judged, facts)
+    if not wanted or len(wanted) > MAX_PATHS:
+        return judged
+    try:
+        deletions = _deletions(repo, set(wanted))
+    except GitSourceError:
+        return judged  # history unread: the paths stay as the head leaves them
+    revised = list(judged)
+    for path, indices in wanted.items():
+        deletion = deletions.get(path)
+        if deletion is None:
+            continue
+        for index in indices:
+            claim, resolution = revised[index]
+            if resolution.removed_by is None:
+                revised[index] = (claim, _contradicted(resolution, path, deletion))
+    return revised
+
+
+def _wanted(judged: list[tuple[Claim, Resolution]], facts: CodeFacts) -> dict[str, list[int]]:
+    """Absent path → the claims looking for it: the open questions first, then the contradicted ones."""
     packages = tuple(
         posixpath.dirname(path) + "/"
         for module, path in facts.import_modules.items()
@@ -80,20 +101,7 @@ def revise_with_past_paths(
         if len(wanted) >= MAX_PATHS:
             break  # the open questions first: a doc of many broken links is not read further
         wanted[candidate].extend(indices)
-    if not wanted or len(wanted) > MAX_PATHS:
-        return judged
-    try:
-        deletions = _deletions(repo, set(wanted))
-    except GitSourceError:
-        return judged  # history unread: the paths stay as the head leaves them
-    revised = list(judged)
-    for path, indices in wanted.items():
-        deletion = deletions.get(path)
-        for index in indices if deletion is not None else ():
-            claim, resolution = revised[index]
-            if resolution.removed_by is None:
-                revised[index] = (claim, _contradicted(resolution, path, deletion))
-    return revised
+    return wanted
 
 
 def _contradicted(resolution: Resolution, path: str, deletion: _Deletion) -> Resolution:
@@ -113,10 +121,8 @@ def _contradicted(resolution: Resolution, path: str, deletion: _Deletion) -> Res
 def _deletions(repo: HistoryRepository, paths: set[str]) -> dict[str, _Deletion]:
     """Path → the newest commit that deleted it (and where it moved, read from that commit alone)."""
     pathspecs = [f":(literal){path}" for path in sorted(paths)]
-    log = repo.git(
-        ["log", repo.head, f"--max-count={MAX_COMMITS}", "--diff-filter=D", "--name-only", "--no-renames", LOG_FORMAT]
-        + ["--", *pathspecs]
-    ).decode("utf-8", "replace")
+    options = [f"--max-count={MAX_COMMITS}", "--diff-filter=D", "--name-only", "--no-renames", LOG_FORMAT]
+    log = repo.git(["log", repo.head, *options, "--", *pathspecs]).decode("utf-8", "replace")
     found: dict[str, tuple[str, str, str]] = {}
     fields = log.split("\0")
     # LOG_FORMAT writes "\0sha\0date\0subject" and --name-only the paths after it, one per line.

@@ -134,7 +134,7 @@ def _slots(text: str, start: int, end: int) -> list[tuple[int, str]]:
             quote = char
         elif char in "({":
             depth += 1
-        elif char == "," and depth == 0 or char == ")" and depth == 0:
+        elif char in ",)" and depth == 0:
             slots.extend(_slot(text, slot, index))
             slot = index + 1
             if char == ")":
