@@ -127,7 +127,10 @@ def check_claims(
         for claim, resolution in judged
         if claim.parameter is None
         or resolution.changed
-        or (resolution.status == "contradicted" and claim.parameter not in told.get((claim.doc, claim.target), ()))
+        or (
+            resolution.status == "contradicted"
+            and (claim.of_field or claim.parameter not in told.get((claim.doc, claim.target), ()))
+        )
     ]
     del doc_dates  # dates matter only through history: a file's date alone says nothing of a definition
     return sorted(findings, key=lambda f: (f.doc, f.line, f.ref, f.kind, f.status))
@@ -151,7 +154,8 @@ def _of_parameter(
 
 def _told_changes(judged: list[tuple[Claim, Resolution]]) -> dict[tuple[str, str], set[str]]:
     """(doc, definition) → the words of what its outdated claims say it lost: a signature slot of a
-    parameter its directive's line already reports lost is the same news, told once."""
+    parameter its directive's line already reports lost is the same news, told once (a field is a
+    line of its own, to be fixed on its own)."""
     told: dict[tuple[str, str], set[str]] = {}
     for claim, resolution in judged:
         if resolution.changed and claim.kind == "symbol":
