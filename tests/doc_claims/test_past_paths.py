@@ -8,6 +8,7 @@ which name `test/test.spec.js` (a path mocha's own tree held until 2017) as the 
 from __future__ import annotations
 
 from sextant.doc_claims import check_repository
+from sextant.doc_claims.report.fixes import suggest_fixes
 
 from ..conftest import GitRepo
 
@@ -50,7 +51,8 @@ def test_a_moved_doc_page_and_a_removed_package_file_are_contradicted_the_reader
     git_repo.write("CONTRIBUTING.rst", GUIDE)
     git_repo.commit("Contributing guide", date="2020-01-02T10:00:00+00:00")
 
-    by_ref = {f.ref: f for f in check_repository(git_repo.root).findings}
+    report = check_repository(git_repo.root)
+    by_ref = {f.ref: f for f in report.findings}
     moved = by_ref["docs/configuration.rst"]
     assert moved.status == "contradicted"  # before: unverifiable, "it may be the reader's own file"
     assert moved.evidence.startswith(
@@ -71,3 +73,6 @@ def test_a_moved_doc_page_and_a_removed_package_file_are_contradicted_the_reader
     assert by_ref["test/test.spec.js"].status == "unverifiable"
     assert by_ref.get("setup.py") is None or by_ref["setup.py"].status == "unverifiable"
     assert by_ref["docs/tutorial.rst"].status != "contradicted"
+    # `--fix` puts the new path in place of the whole old one.
+    diff = suggest_fixes(report.findings, {"CONTRIBUTING.rst": GUIDE})
+    assert "+If your feature adds settings, document them in :file:`docs/userguide/configuration.rst`, and" in diff

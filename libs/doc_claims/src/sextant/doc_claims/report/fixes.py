@@ -1,4 +1,4 @@
-"""Suggested doc edits: a unified diff that puts each renamed name's replacement where the doc names it.
+"""Suggested doc edits: a unified diff putting each renamed name's or moved file's replacement where the doc names it.
 
 Only findings whose evidence names a replacement are used (a definition the removing commit added
 or a near current name); the diff is a suggestion for a person to read and apply, never applied.
@@ -36,7 +36,9 @@ def suggest_fixes(findings: list[ClaimFinding], docs: Mapping[str, str]) -> str:
     for finding in findings:
         if finding.status != "contradicted" or not finding.replacement or finding.doc not in docs:
             continue
-        old = stale_name(finding.ref, finding.replacement)
+        # A path is replaced whole (`docs/configuration.rst` → `docs/userguide/configuration.rst`); a
+        # name, by the identifier of it the replacement stands for.
+        old = finding.ref if finding.kind == "path" else stale_name(finding.ref, finding.replacement)
         if old is not None:
             edits[finding.doc][finding.line].append((finding.ref, old, finding.replacement))
     chunks = []
@@ -54,7 +56,7 @@ def suggest_fixes(findings: list[ClaimFinding], docs: Mapping[str, str]) -> str:
 
 def _rename_in_line(text: str, ref: str, old: str, new: str) -> str:
     """The line with `old` renamed inside each place it writes `ref`; anywhere on it when the ref is not found."""
-    word = re.compile(rf"(?<![\w$]){re.escape(old)}(?![\w$])")
+    word = re.compile(rf"(?<![\w$/.-]){re.escape(old)}(?![\w$/-])")
     if ref not in text:
         return word.sub(new, text)
     return re.sub(re.escape(ref), lambda match: word.sub(new, match.group(0)), text)
