@@ -278,6 +278,7 @@ class CodeFactsCollector:
         self._setting_attributes: set[str] = set()
         self._lazy_modules: dict[str, GetattrHook] = {}
         self._lazy_classes: dict[str, list[GetattrHook]] = defaultdict(list)
+        self._getattr_windows: dict[tuple[str, str], dict[int, tuple[int, str]]] = defaultdict(dict)
         self._flags = FlagDeclarations()
 
     def add_tree(self, paths: Iterable[str]) -> None:
@@ -398,8 +399,9 @@ class CodeFactsCollector:
         if payload.symbol_type in _CLASS_TYPES and payload.signature and (path, name) not in self._bases:
             self._bases[(path, name)] = class_bases(payload.signature)
         site = SymbolSite(path, payload.start_line, sys.intern(payload.symbol_type), qualified)
-        if name == GETATTR and payload.window == 0 and path.endswith((".py", ".pyi")):
-            self._add_getattr_hook(path, qualified, payload)
+        if name == GETATTR and path.endswith((".py", ".pyi")):
+            # A long hook is cut into windows (click's deprecation shims): read once, joined, at build.
+            self._getattr_windows[(path, qualified)][payload.window] = (payload.start_line, payload.text)
         # A Go method is its receiver's (`App.Run`), not its package's (`cli.Run`).
         self._add_site(
             name, site, payload.package, package_level=not (payload.parent and payload.language == GO_LANGUAGE)
@@ -477,13 +479,16 @@ class CodeFactsCollector:
             for declared in script_type_members(placed.text, how.kind, starts_in_body=how.window > 0):
                 self._add_member(owner, declared, Site(path, placed.lines[declared.offset]), how.package)
 
-    def _add_getattr_hook(self, path: str, qualified: str, payload: ChunkPayload) -> None:
-        """A module's `__getattr__`, or a library class's (tests and samples proxy what they like)."""
-        hook = read_hook(path, payload.start_line, payload.text)
-        if qualified == GETATTR:
-            self._lazy_modules[path] = hook
-        elif not is_sample_path(path):
-            self._lazy_classes[qualified.rsplit(".", 2)[-2]].append(hook)
+    def _add_getattr_hooks(self) -> None:
+        """Each module's `__getattr__`, and each library class's (tests and samples proxy what they like),
+        read from its windows joined back into one function."""
+        for (path, qualified), windows in self._getattr_windows.items():
+            ordered = [windows[index] for index in sorted(windows)]
+            hook = read_hook(path, ordered[0][0], joined_windows([text for _, text in ordered]))
+            if qualified == GETATTR:
+                self._lazy_modules[path] = hook
+            elif not is_sample_path(path):
+                self._lazy_classes[qualified.rsplit(".", 2)[-2]].append(hook)
 
     def _add_identifiers(self, path: str, start_line: int, text: str) -> None:
         """Record the first line of each token in this chunk, where it beats what is known.
@@ -516,6 +521,7 @@ class CodeFactsCollector:
         directories.discard(".")
         import_modules = self._import_modules()
         self._add_outlined_names()
+        self._add_getattr_hooks()
         symbols = _sorted_sites(self._symbols)
         bases = self._resolved_bases(import_modules)
         by_name: dict[str, list[str]] = defaultdict(list)
@@ -807,6 +813,19 @@ _RETIRED = re.compile(
 def _is_plain_member_name(token: str) -> bool:
     """Whether a token could be asked for as a file's public member: not dotted, not `_private`."""
     return token[0] != "_" and "." not in token
+
+
+def joined_windows(texts: list[str]) -> str:
+    """A symbol's source from its overlapping windows, in window order: each window's lines that the
+    one before already ended with are dropped (the windows overlap by whole lines)."""
+    lines: list[str] = []
+    for text in texts:
+        window = text.split("\n")
+        overlap = next(
+            (size for size in range(min(len(lines), len(window)), 0, -1) if lines[-size:] == window[:size]), 0
+        )
+        lines.extend(window[overlap:])
+    return "\n".join(lines)
 
 
 def is_sample_path(path: str) -> bool:
