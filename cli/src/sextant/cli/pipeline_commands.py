@@ -8,12 +8,13 @@ import os
 import sys
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
-from typing import Annotated, TypeVar
+from typing import Annotated, Protocol, TypeVar
 
 import typer
 
 from sextant.analyzer.previous_outputs import StreamOutputs
 from sextant.bus import await_events
+from sextant.cli.analyze_revision import RevisionWatch
 from sextant.cli.describe import skipped_files
 from sextant.cli.progress_lines import ProgressLines
 from sextant.cli.repository_check import check_local_repository, check_repository, is_local
@@ -43,6 +44,20 @@ RepoArgument = Annotated[str, typer.Argument(help="Repository URL or local path.
 BranchOption = Annotated[str | None, typer.Option(help="Branch (default: the repository's default).")]
 ProviderOption = Annotated[str, typer.Option(help="github, gitlab, bitbucket or generic.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the result event as JSON.")]
+
+
+class FollowUp(Protocol):
+    """More events a command waits for after its result, chosen from the run's events heard by then."""
+
+    def wanted(self, heard: Sequence[AnyEvent]) -> tuple[type[Event], ...]:
+        """The further events to wait for."""
+        ...
+
+    def on_event(self, event: AnyEvent) -> None:
+        """Hear one event of the run after the result."""
+        ...
+
+
 TICK_SECONDS = 1.0
 """How often the stage lines look whether the run went quiet (they speak after 10 s of it)."""
 
@@ -62,6 +77,7 @@ async def _run_until(
     quiet: bool,
     then: Sequence[type[Event]] = (),
     on_result: Callable[[ResultT], None] | None = None,
+    follow_up: FollowUp | None = None,
 ) -> ResultT:
     env = dict(os.environ)
     async with open_session(env, host=True) as session:
@@ -74,8 +90,10 @@ async def _run_until(
             lines = ProgressLines(echo=_silent) if quiet else ProgressLines()  # used when no bars are drawn
 
             heard_under_bars: list[AnyEvent] = []
+            heard: list[AnyEvent] = []
 
             def on_stage(event: AnyEvent) -> None:
+                heard.append(event)
                 print_stage(event)
                 if bars:  # a line of ours would be drawn over by the live bars: the lines hear it afterwards
                     heard_under_bars.append(event)
@@ -95,14 +113,21 @@ async def _run_until(
                 on_result(result)  # the person reads the result while the run's later events finish
             for event in heard_under_bars:
                 lines.heard(event)
-            if then:  # e.g. the summary, the dense vectors: finished in this run, not by the next start
+            wanted = [*then, *(follow_up.wanted(heard) if follow_up is not None else ())]
+
+            def on_later(event: AnyEvent) -> None:
+                lines.on_event(event)
+                if follow_up is not None:
+                    follow_up.on_event(event)
+
+            if wanted:  # e.g. the summary, the dense vectors: finished in this run, not by the next start
                 async with _ticking(lines, bars=False):  # after the result, lines even on a terminal
                     await await_events(
                         session.bus,
                         result,
-                        then,
+                        wanted,
                         after=after,
-                        on_event=lines.on_event,
+                        on_event=on_later,
                         on_progress=lines.on_progress,
                         quiet_seconds=RUN_QUIET_SECONDS,
                     )
@@ -141,14 +166,18 @@ def run_to(
     quiet: bool = False,
     then: Sequence[type[Event]] = (),
     on_result: Callable[[ResultT], None] | None = None,
+    follow_up: FollowUp | None = None,
 ) -> ResultT:
     """Publish ``request`` and wait for its result, then for each of ``then``'s events of the run.
 
-    ``on_result`` sees the result as soon as it arrives, before the later events. A failed run exits
-    with status 1 and its reason.
+    ``on_result`` sees the result as soon as it arrives, before the later events; ``follow_up`` may
+    add events to wait for, from what the run said by then, and hears the later events. A failed run
+    exits with status 1 and its reason.
     """
     try:
-        return asyncio.run(_run_until(request, result_type, quiet=quiet, then=then, on_result=on_result))
+        return asyncio.run(
+            _run_until(request, result_type, quiet=quiet, then=then, on_result=on_result, follow_up=follow_up)
+        )
     except RunFailedError as failure:
         typer.echo(f"sextant: the run failed: {failure}", err=True)
         raise typer.Exit(1) from None
@@ -203,7 +232,9 @@ def analyze(
     """Scan, index, select and analyse a repository; print the seven-section analysis.
 
     The analysis needs no dense vectors, so it is printed the moment it is ready; the command then
-    waits for the run's summary and for the vectors review and search use (unless ``--no-wait``).
+    waits for the run's summary and for the vectors review and search use (unless ``--no-wait``),
+    and, when a first run's history fetch follows its indexing, says what judging the doc claims
+    again with that history changed (see ``analyze_revision``).
     """
     check_repository(normalize_repo_location(repo), provider=provider, branch=branch)
     request = build_repo_updated(repo, provider=provider, branch=branch, run_id=new_run_id())
@@ -219,7 +250,8 @@ def analyze(
         sys.stdout.flush()
 
     later: tuple[type[Event], ...] = (SummaryCompleted,) if no_wait else (SummaryCompleted, ChunksEmbedded)
-    run_to(request, AnalysisCompleted, quiet=as_json, then=later, on_result=print_analysis)
+    revision = None if no_wait else RevisionWatch(out=out, quiet=as_json)
+    run_to(request, AnalysisCompleted, quiet=as_json, then=later, on_result=print_analysis, follow_up=revision)
     _say_vectors_follow(no_wait=no_wait, quiet=as_json)
 
 

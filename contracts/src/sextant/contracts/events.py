@@ -113,6 +113,56 @@ class ChunksIndexed(Event, frozen=True, kw_only=True, tag="chunks.indexed"):
     """Status of the recency scan that stamped ``last_modified_at``."""
     duration_seconds: float = 0.0
     """Wall time of the index run."""
+    history_fetch_follows: bool = False
+    """The run's fetch of the whole history (a blob-less mirror's first run) started after this event:
+    the analysis that follows judges doc claims without it, and HistoryHydrated follows when it ends."""
+
+
+HistoryOutcome = Literal["complete", "incomplete", "failed"]
+
+
+class HistoryHydrated(Event, frozen=True, kw_only=True, tag="history.hydrated"):
+    """The history fetch that followed a run's ChunksIndexed ended: the doc claims can be judged again.
+
+    Published by the indexer once per run whose ChunksIndexed said ``history_fetch_follows``; the
+    analyzer's reviser answers it with DocClaimsRejudged (and a revised AnalysisCompleted when the
+    findings changed).
+    """
+
+    head_sha: str | None = None
+    """Commit whose history was fetched (the run's head)."""
+    outcome: HistoryOutcome = "complete"
+    """complete: every past source blob is in the mirror; incomplete: the budget stopped the fetch (see
+    ``note``); failed: the fetch failed (the history stays as it was)."""
+    note: str | None = None
+    """Why the history is not complete, safe to show; None when it is."""
+    missing: int = 0
+    """Past source blobs the mirror lacked when the fetch began."""
+    fetched: int = 0
+    """Blobs the fetch brought."""
+    bytes_fetched: int = 0
+    """Bytes the mirror grew by."""
+    seconds: float = 0.0
+    """Wall time of the fetch."""
+
+
+class DocClaimsRejudged(Event, frozen=True, kw_only=True, tag="doc_claims.rejudged"):
+    """The analyzer judged a run's doc claims again once its history fetch ended (answering HistoryHydrated)."""
+
+    head_sha: str | None = None
+    """Commit analysed."""
+    revised: bool = False
+    """A revised AnalysisCompleted of the run was published (its doc-claim findings changed)."""
+    analysis_event_id: str | None = None
+    """event_id of that revised analysis, when ``revised``."""
+    claims_before: dict[str, int] = msgspec.field(default_factory=dict)
+    """verified / contradicted / outdated / unverifiable → count, in the analysis judged first."""
+    claims_after: dict[str, int] = msgspec.field(default_factory=dict)
+    """The same, judged with the history now in the mirror (equal to ``claims_before`` when not revised)."""
+    history_note: str | None = None
+    """Why the history is still not complete when judged again (the fetch's budget), None when it is."""
+    reason: str = ""
+    """Why nothing was revised, in words (findings unchanged, a later run's analysis is current, ...)."""
 
 
 class ChunksEmbedded(Event, frozen=True, kw_only=True, tag="chunks.embedded"):
@@ -320,6 +370,11 @@ class Provenance(msgspec.Struct, frozen=True, kw_only=True):
     """Whether dense vectors were used to find what was read (selection and doc checks never use them)."""
     search: str = ""
     """How context was found: "payload scroll" (analysis, summary), "hybrid" or "sparse-only" (review)."""
+    doc_history_note: str | None = None
+    """Why the doc claims were judged without the whole history (e.g. it was still being fetched);
+    None when they were judged with it, or nothing says otherwise."""
+    revision_of: str | None = None
+    """For an analysis revised once the run's history fetch ended: event_id of the analysis it revises."""
 
 
 class AnalysisCompleted(Event, frozen=True, kw_only=True, tag="analysis.completed"):
@@ -516,9 +571,11 @@ AnyEvent = (
     | FileRecencyComputed
     | ChunksIndexed
     | ChunksEmbedded
+    | HistoryHydrated
     | ChunksSelected
     | AnalysisCompleted
     | SummaryCompleted
+    | DocClaimsRejudged
     | ReviewRequested
     | ReviewCompleted
     | StageFailed
@@ -530,9 +587,11 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     FileRecencyComputed,
     ChunksIndexed,
     ChunksEmbedded,
+    HistoryHydrated,
     ChunksSelected,
     AnalysisCompleted,
     SummaryCompleted,
+    DocClaimsRejudged,
     ReviewRequested,
     ReviewCompleted,
     StageFailed,

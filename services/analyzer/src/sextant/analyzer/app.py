@@ -1,15 +1,29 @@
-"""Wiring only: the analyzer consumes ChunksSelected and publishes AnalysisCompleted / SummaryCompleted."""
+"""Wiring only: the analyzer consumes ChunksSelected and publishes AnalysisCompleted / SummaryCompleted;
+its reviser consumes HistoryHydrated and publishes DocClaimsRejudged (and a revised AnalysisCompleted)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
 from sextant.analyzer.config import AnalyzerSettings
-from sextant.analyzer.handlers import STAGE, on_chunks_selected
+from sextant.analyzer.handlers import STAGE, Writing, on_chunks_selected
 from sextant.analyzer.previous_outputs import StreamOutputs
+from sextant.analyzer.revision import DURABLE as REVISER_DURABLE
+from sextant.analyzer.revision import STAGE as REVISER_STAGE
+from sextant.analyzer.revision import Reviser, on_history_hydrated
+from sextant.analyzer.run_records import StreamRuns
 from sextant.bootstrap import Adapters, HandlerFactory, ServiceDeclaration
 from sextant.bus import Bus, EventHandler
-from sextant.contracts import AnalysisCompleted, ChunksSelected, Event, StageFailed, SummaryCompleted
+from sextant.config import env_int
+from sextant.contracts import (
+    AnalysisCompleted,
+    ChunksSelected,
+    DocClaimsRejudged,
+    Event,
+    HistoryHydrated,
+    StageFailed,
+    SummaryCompleted,
+)
 
 SERVICE_NAME = "analyzer"
 DURABLE = "analyzer"
@@ -52,4 +66,45 @@ SERVICE: ServiceDeclaration[ChunksSelected] = ServiceDeclaration(
     produces=(AnalysisCompleted, SummaryCompleted, StageFailed),
     build=build_handler,
     summary="Writes the seven-section analysis and the summary from the selected chunks.",
+)
+
+
+REVISION_WAIT_VARIABLE = "ANALYSIS_REVISION_WAIT_SECONDS"
+"""How long the reviser waits for a run's first analysis when the run's history came first (default 900)."""
+
+
+def build_reviser(adapters: Adapters, env: Mapping[str, str]) -> HandlerFactory[HistoryHydrated]:
+    """The reviser's handler over the analyzer's store, model and settings.
+
+    Args:
+        adapters: Shared adapters (store, model).
+        env: The analyzer's environment, and ANALYSIS_REVISION_WAIT_SECONDS.
+
+    Returns:
+        ``bus -> handler``.
+    """
+    settings = AnalyzerSettings.from_env(env)
+    store, model = adapters.store, adapters.model
+    wait_seconds = float(max(0, env_int(env, REVISION_WAIT_VARIABLE, 900)))
+
+    def for_bus(bus: Bus) -> EventHandler[HistoryHydrated]:
+        writing = Writing(store, model, settings, StreamOutputs(bus))
+        reviser = Reviser(writing=writing, runs=StreamRuns(bus), wait_seconds=wait_seconds)
+
+        async def handle(event: HistoryHydrated) -> Sequence[Event]:
+            return await on_history_hydrated(event, reviser)
+
+        return handle
+
+    return for_bus
+
+
+REVISER: ServiceDeclaration[HistoryHydrated] = ServiceDeclaration(
+    name="analysis-reviser",
+    stage=REVISER_STAGE,
+    durable=REVISER_DURABLE,
+    consumes=HistoryHydrated,
+    produces=(AnalysisCompleted, DocClaimsRejudged),
+    build=build_reviser,
+    summary="Judges a run's doc claims again once its history fetch ended; revises the analysis if they changed.",
 )

@@ -85,7 +85,17 @@ class _Answer:
 
 
 @dataclass(frozen=True)
-class _Writing:
+class Revision:
+    """What marks an analysis as the revision of an earlier one of the same run."""
+
+    event_id: str
+    """The revision's own event id."""
+    revises: str
+    """event_id of the analysis it revises."""
+
+
+@dataclass(frozen=True)
+class Writing:
     """What writing either output takes besides the selection."""
 
     store: PayloadSource
@@ -202,13 +212,28 @@ def _output_fields(
     }
 
 
-async def analyze(event: ChunksSelected, writing: _Writing) -> AnalysisCompleted:
-    """Write the seven-section analysis of one analysis selection (80 chunks), unless the last one still stands.
+@dataclass(frozen=True)
+class JudgedAnalysis:
+    """What an analysis is written from, before any model is asked: evidence, prompt, fingerprint."""
 
-    Every payload of the repository is read once, for evidence and doc checks.
+    evidence: RepoEvidence
+    median: str | None
+    prompt: Prompt
+    fingerprint: str
+
+
+async def judge_analysis(event: ChunksSelected, writing: Writing) -> JudgedAnalysis:
+    """Read every payload once (evidence and doc checks, with the history as it is now) and fingerprint it.
+
+    Args:
+        event: The analysis selection.
+        writing: Store, model and settings.
+
+    Returns:
+        The evidence, the prompt it makes and the fingerprint of every input.
     """
-    store, model, settings = writing.store, writing.model, writing.settings
-    evidence = await _evidence(store, event, check_doc_claims=True, history=settings.doc_history)
+    settings, model = writing.settings, writing.model
+    evidence = await _evidence(writing.store, event, check_doc_claims=True, history=settings.doc_history)
     median = event.median_code or evidence.median_code
     context = format_context(event.chunks, median)
     prompt = analysis_prompt(
@@ -229,9 +254,37 @@ async def analyze(event: ChunksSelected, writing: _Writing) -> AnalysisCompleted
         evidence=written_from,
         findings=evidence.doc_report.findings,
     )
+    return JudgedAnalysis(evidence, median, prompt, fingerprint)
+
+
+async def analyze(event: ChunksSelected, writing: Writing) -> AnalysisCompleted:
+    """Write the seven-section analysis of one analysis selection (80 chunks), unless the last one still stands.
+
+    Every payload of the repository is read once, for evidence and doc checks.
+    """
+    judged = await judge_analysis(event, writing)
     last = await writing.previous.last_analysis(event.repo.repo_key)
-    if _still_stands("analysis", fingerprint, last) and last is not None:
+    if _still_stands("analysis", judged.fingerprint, last) and last is not None:
         return repeated(last, event, counts=event.counts)
+    return await write_analysis(event, writing, judged)
+
+
+async def write_analysis(
+    event: ChunksSelected, writing: Writing, judged: JudgedAnalysis, *, revision: Revision | None = None
+) -> AnalysisCompleted:
+    """Ask the model (or write from the evidence) and build the AnalysisCompleted.
+
+    Args:
+        event: The analysis selection.
+        writing: Store, model and settings.
+        judged: Its evidence, prompt and fingerprint.
+        revision: Set when this analysis revises an earlier one of the run (its own id, what it revises).
+
+    Returns:
+        The analysis.
+    """
+    model, settings = writing.model, writing.settings
+    evidence, median, prompt, fingerprint = judged.evidence, judged.median, judged.prompt, judged.fingerprint
     answer = await _ask(model, prompt, settings.analysis_max_tokens, "analysis")
     completion = answer.completion
     if completion is not None:
@@ -240,12 +293,22 @@ async def analyze(event: ChunksSelected, writing: _Writing) -> AnalysisCompleted
         markdown = offline_report(
             event.repo, event.head_sha, evidence, reason=answer.reason, claims_limit=settings.claims_in_report
         )
-    provenance = build_provenance(event.chunks, median, completion=completion, totals=evidence.doc_report.totals)
+    provenance = build_provenance(
+        event.chunks,
+        median,
+        completion=completion,
+        totals=evidence.doc_report.totals,
+        doc_history_note=evidence.doc_report.history_note,
+        revision_of=revision.revises if revision else None,
+    )
     markdown = redact_credentials(markdown)  # the text is published: no key the model or evidence quoted
     sections = split_sections(markdown)  # the seven sections; provenance has its own structured field
     markdown = markdown.rstrip("\n") + "\n\n" + provenance_section(provenance, what="analysis") + "\n"
+    fields = _output_fields(AnalysisCompleted, event, answer, fingerprint, provenance)
+    if revision is not None:
+        fields["event_id"] = revision.event_id
     return AnalysisCompleted(
-        **_output_fields(AnalysisCompleted, event, answer, fingerprint, provenance),
+        **fields,
         markdown=markdown,
         sections=sections,
         doc_claims=doc_claims(evidence.doc_report.findings),
@@ -258,7 +321,7 @@ async def analyze(event: ChunksSelected, writing: _Writing) -> AnalysisCompleted
     )
 
 
-async def summarize(event: ChunksSelected, writing: _Writing) -> SummaryCompleted:
+async def summarize(event: ChunksSelected, writing: Writing) -> SummaryCompleted:
     """Write the short summary (purpose and summary) of one summary selection (40 chunks), unless the last one
     stands; the store is read only when no model answers."""
     store, model, settings = writing.store, writing.model, writing.settings
@@ -318,4 +381,4 @@ async def on_chunks_selected(
     if not event.chunks:
         return [nothing_to_analyse(event)]
     write = summarize if event.purpose == "summary" else analyze
-    return [await write(event, _Writing(store, model, settings, previous))]
+    return [await write(event, Writing(store, model, settings, previous))]

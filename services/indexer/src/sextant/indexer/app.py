@@ -1,12 +1,14 @@
-"""Wiring only: the indexer consumes FileRecencyComputed and publishes ChunksIndexed."""
+"""Wiring only: the indexer consumes FileRecencyComputed and publishes ChunksIndexed (and, when a first
+run's history fetch follows it, HistoryHydrated once that fetch ends)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping, Sequence
 
 from sextant.bootstrap import Adapters, HandlerFactory, ServiceDeclaration
 from sextant.bus import Bus, EventHandler, throttled_progress_sender
-from sextant.contracts import ChunksIndexed, Event, FileRecencyComputed, StageFailed
+from sextant.contracts import ChunksIndexed, Event, FileRecencyComputed, HistoryHydrated, StageFailed
 from sextant.indexer.config import IndexerSettings
 from sextant.indexer.deps import IndexerDeps
 from sextant.indexer.handlers import STAGE, on_file_recency_computed
@@ -39,7 +41,22 @@ def handler_for(deps: IndexerDeps) -> HandlerFactory[FileRecencyComputed]:
 
     def for_bus(bus: Bus) -> EventHandler[FileRecencyComputed]:
         async def handle(event: FileRecencyComputed) -> Sequence[Event]:
-            return await on_file_recency_computed(event, deps, bus_progress(bus, event.run_id))
+            outputs_stored = asyncio.Event()
+
+            async def announce(history: HistoryHydrated) -> None:
+                # The fetch that may follow the run outlives this delivery, so its news is published
+                # here, and only once the run's ChunksIndexed is stored: a reader finds the run first.
+                await outputs_stored.wait()
+                await bus.publish(history)
+
+            try:
+                outputs = await on_file_recency_computed(event, deps, bus_progress(bus, event.run_id), announce)
+                if any(isinstance(output, ChunksIndexed) and output.history_fetch_follows for output in outputs):
+                    for output in outputs:  # the bus publishes them again after us: JetStream stores each once
+                        await bus.publish(output)
+            finally:
+                outputs_stored.set()
+            return outputs
 
         return handle
 
@@ -64,7 +81,7 @@ SERVICE: ServiceDeclaration[FileRecencyComputed] = ServiceDeclaration(
     stage=STAGE,
     durable=DURABLE,
     consumes=FileRecencyComputed,
-    produces=(ChunksIndexed, StageFailed),
+    produces=(ChunksIndexed, HistoryHydrated, StageFailed),
     build=build_handler,
     summary="Indexes the changed files: symbols and sparse vectors (the embedder adds dense), stale points removed.",
 )

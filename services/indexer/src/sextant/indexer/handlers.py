@@ -12,6 +12,7 @@ from sextant.contracts import (
 from sextant.contracts import stage_failed as contract_stage_failed
 from sextant.gitsource.errors import GitSourceError, GitTimeoutError
 from sextant.indexer.deps import IndexerDeps
+from sextant.indexer.history_hydration import HistoryListener
 from sextant.indexer.pipeline import StoreUnavailableError, index_repository
 from sextant.indexer.progress import ProgressCallback
 
@@ -34,7 +35,10 @@ def stage_failed(event: FileRecencyComputed, reason: str) -> StageFailed:
 
 
 async def on_file_recency_computed(
-    event: FileRecencyComputed, deps: IndexerDeps, progress: ProgressCallback | None = None
+    event: FileRecencyComputed,
+    deps: IndexerDeps,
+    progress: ProgressCallback | None = None,
+    on_history: HistoryListener | None = None,
 ) -> list[ChunksIndexed | StageFailed]:
     """Index the repository the recency event's request names, stamping the event's dates.
 
@@ -45,12 +49,14 @@ async def on_file_recency_computed(
         event: The recency scanner's output; ``event.request`` is the original RepoUpdated.
         deps: Indexer dependencies.
         progress: Optional progress callback.
+        on_history: Given the run's HistoryHydrated once a fetch of the whole history that follows the
+            run has ended (a blob-less mirror's first run).
 
     Returns:
         Exactly one ChunksIndexed or StageFailed.
     """
     try:
-        indexed = await index_repository(event.request, event, deps, progress)
+        indexed = await index_repository(event.request, event, deps, progress, on_history)
     except GitTimeoutError:
         raise
     except (GitSourceError, StoreUnavailableError) as error:

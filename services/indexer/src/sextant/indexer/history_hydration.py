@@ -16,7 +16,9 @@ within `INDEX_HISTORY_FETCH_BYTES` and `INDEX_HISTORY_FETCH_SECONDS`). When does
   follows judges the docs at the head, and its findings say the history was still being fetched
   (`history_blobs.UNDER_WAY_NOTE`); the next run's analysis reads it. The run has read the head's
   files by then, so the fetch takes only what is still missing: nothing is fetched twice, and a file
-  the run did not read leaves no hole.
+  the run did not read leaves no hole. When it ends (complete, stopped by its budget, or failed), the
+  run publishes HistoryHydrated (`announce_history`), and the analyzer judges that run's doc claims
+  again (docs/analysis.md, "Revised with history").
 
 A history too large for one run's budget is listed once: the next run lists only what came since
 and takes up the blobs the last one left. A failed fetch costs the history, never the run. A fetch
@@ -29,16 +31,24 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from sextant.contracts import Event, HistoryHydrated, HistoryOutcome, event_id_for, utc_now_iso
 from sextant.gitsource.access import RepoSource
 from sextant.gitsource.errors import GitSourceError
 from sextant.gitsource.history_blobs import Hydration
 from sextant.indexer.deps import IndexerDeps
+from sextant.telemetry import tracer
 
 logger = logging.getLogger(__name__)
+_tracer = tracer(__name__)
+HistoryListener = Callable[[HistoryHydrated], Awaitable[object]]
+"""Where a run's HistoryHydrated goes once the fetch after it ends (the service publishes it on the bus)."""
 _RUNNING: set[asyncio.Task[Hydration | None]] = set()
 """Fetches under way: held here so one whose run failed before waiting for it still runs to its end."""
+_ANNOUNCING: set[asyncio.Task[None]] = set()
+"""HistoryHydrated events waiting for their fetch, or being published."""
 
 
 @dataclass(frozen=True)
@@ -98,10 +108,73 @@ def start_after_run(deps: IndexerDeps, source: RepoSource, head_sha: str) -> Run
     return running
 
 
+def history_hydrated(run: Event, head_sha: str, hydration: Hydration | None) -> HistoryHydrated:
+    """The event saying how the fetch after a run ended.
+
+    Args:
+        run: An event of the run (its repository and run id are taken).
+        head_sha: The head the run indexed.
+        hydration: What the fetch did (None: it failed, and the failure was logged).
+
+    Returns:
+        A HistoryHydrated with a deterministic id (one per run and head: a re-run fetch is stored once).
+    """
+    outcome: HistoryOutcome
+    note: str | None
+    if hydration is None:
+        outcome, note = "failed", "the history fetch failed (see the indexer's log)"
+    elif hydration.complete:
+        outcome, note = "complete", None
+    else:
+        outcome, note = "incomplete", hydration.note
+    return HistoryHydrated(
+        event_id=event_id_for(HistoryHydrated, run.run_id, head_sha),
+        run_id=run.run_id,
+        occurred_at=utc_now_iso(),
+        repo=run.repo,
+        head_sha=head_sha,
+        outcome=outcome,
+        note=note,
+        missing=hydration.missing if hydration else 0,
+        fetched=hydration.fetched if hydration else 0,
+        bytes_fetched=hydration.bytes_fetched if hydration else 0,
+        seconds=round(hydration.seconds, 3) if hydration else 0.0,
+    )
+
+
+def announce_history(running: RunningHydration, run: Event, head_sha: str, listener: HistoryListener) -> None:
+    """Once the fetch after a run ends, hand its HistoryHydrated to ``listener`` (kept like the fetch).
+
+    A listener that fails (the bus is down) is logged: the next run's analysis reads the history anyway.
+
+    Args:
+        running: The fetch started by `start_after_run`.
+        run: An event of the run.
+        head_sha: The head the run indexed.
+        listener: Publishes the event.
+    """
+
+    async def when_done() -> None:
+        hydration = await running.task
+        event = history_hydrated(run, head_sha, hydration)
+        with _tracer.start_as_current_span(
+            "indexer.history_hydrated",
+            attributes={"sextant.outcome": event.outcome, "sextant.blobs_fetched": event.fetched},
+        ):
+            try:
+                await listener(event)
+            except Exception as error:  # the fetch is done either way; only the news is lost
+                logger.warning("HistoryHydrated of run %s not published: %s", run.run_id, error)
+
+    task: asyncio.Task[None] = asyncio.create_task(when_done())
+    _ANNOUNCING.add(task)
+    task.add_done_callback(_ANNOUNCING.discard)
+
+
 async def history_fetches_settled() -> None:
-    """Wait until every history fetch this process started has ended (none raises: failures are logged)."""
+    """Wait until every history fetch this process started has ended and been announced (none raises)."""
     loop = asyncio.get_running_loop()
-    while running := [task for task in _RUNNING if task.get_loop() is loop]:
+    while running := [task for task in (*_RUNNING, *_ANNOUNCING) if task.get_loop() is loop]:
         await asyncio.gather(*running)
 
 

@@ -33,7 +33,9 @@ from sextant.indexer.discovery import SkipLog, discover_files
 from sextant.indexer.earlier_attempts import written_by_earlier_attempts
 from sextant.indexer.file_parsing import NotParsed, parse_file
 from sextant.indexer.history_hydration import (
+    HistoryListener,
     RunningHydration,
+    announce_history,
     finish_hydration,
     head_files_read,
     start_after_run,
@@ -159,6 +161,7 @@ async def index_repository(
     recency: FileRecencyComputed | None,
     deps: IndexerDeps,
     progress: ProgressCallback | None = None,
+    on_history: HistoryListener | None = None,
 ) -> ChunksIndexed:
     """Bring the store's payloads and sparse vectors of one repository branch up to date with its head.
 
@@ -177,6 +180,8 @@ async def index_repository(
         recency: The run's recency scan (None: no scan, ``last_modified_at`` left out).
         deps: Store, embedders, mirror cache and settings.
         progress: Optional callback for files and chunks done.
+        on_history: Given the run's HistoryHydrated when a fetch of the whole history follows the run
+            (the event's ``history_fetch_follows`` says so) and has ended.
 
     Returns:
         The ChunksIndexed event of the run.
@@ -186,7 +191,7 @@ async def index_repository(
         StoreUnavailableError: The chunk store did not answer.
     """
     async with deps.lock_for(request.repo.repo_key):
-        return await _index(request, recency, deps, progress)
+        return await _index(request, recency, deps, progress, on_history)
 
 
 async def _index(
@@ -194,6 +199,7 @@ async def _index(
     recency: FileRecencyComputed | None,
     deps: IndexerDeps,
     progress: ProgressCallback | None,
+    on_history: HistoryListener | None,
 ) -> ChunksIndexed:
     started = time.perf_counter()
     calls_before = deps.embedder.calls
@@ -218,11 +224,13 @@ async def _index(
         head_files_read(hydrating)  # also when the run failed: the fetch must not wait for reads that never come
     await finish_hydration(hydrating)
     run.report("done")
-    if whole_history:
-        start_after_run(deps, source, state.head_sha)
-    return _chunks_indexed(
+    after = start_after_run(deps, source, state.head_sha) if whole_history else None
+    if after is not None and on_history is not None:
+        announce_history(after, request, state.head_sha, on_history)
+    indexed = _chunks_indexed(
         request, recency=recency, run=run, state=state, deps=deps, calls_before=calls_before, started=started
     )
+    return msgspec.structs.replace(indexed, history_fetch_follows=after is not None and on_history is not None)
 
 
 async def _index_synced(

@@ -63,6 +63,8 @@ def build_provenance(
     *,
     completion: Completion | None,
     totals: CheckTotals | None = None,
+    doc_history_note: str | None = None,
+    revision_of: str | None = None,
 ) -> Provenance:
     """The structured provenance of one analysis or summary.
 
@@ -71,6 +73,8 @@ def build_provenance(
         median_code: The median code-file date.
         completion: The model's answer, or None for the evidence-only text.
         totals: The doc-claim totals (the analysis), or None (the summary).
+        doc_history_note: Why the doc claims were judged without the whole history (None: with it).
+        revision_of: The analysis this one revises once the run's history fetch ended, if any.
 
     Returns:
         The provenance.
@@ -102,6 +106,8 @@ def build_provenance(
         output_tokens=completion.output_tokens if completion else 0,
         dense_vectors=False,
         search=PAYLOAD_SCROLL,
+        doc_history_note=doc_history_note,
+        revision_of=revision_of,
     )
 
 
@@ -143,6 +149,17 @@ def provenance_section(provenance: Provenance, *, what: str = "analysis") -> str
     if what == "analysis":
         counts = ", ".join(f"{n} {status}" for status, n in p.claims_by_status.items() if n)
         lines.append(f"- Doc claims checked: {number(p.claims_checked)}" + (f" ({counts})." if counts else "."))
+        if p.revision_of is not None:
+            history = (
+                f"the history as far as it was fetched ({p.doc_history_note})"
+                if p.doc_history_note
+                else ("the whole history, now fetched")
+            )
+            lines.append(
+                f"- Revised: the doc claims were judged again with {history}; this replaces the run's first analysis."
+            )
+        elif p.doc_history_note:
+            lines.append(f"- Doc history: {p.doc_history_note}.")
     if p.model == "none":
         lines.append(f"- Model: none; the {what} was computed from the index.")
     else:
