@@ -22,7 +22,7 @@ from sextant.recency_scanner import app as recency_scanner
 from sextant.selector import app as selector
 
 from ..support.events import repo_updated
-from ..support.runs import analysis_outputs
+from ..support.runs import settled_analysis
 
 OLD = "2024-01-10T12:00:00+00:00"
 NEW = "2026-05-01T12:00:00+00:00"
@@ -57,7 +57,9 @@ async def analyse_through_the_bus(
     """Index, select and analyse one repository with the real services on a real nats-server."""
     store = EdgeChunkStore(tmp_path / "qdrant", collection_name(embedder.model_id, embedder.dimension), 26)
     adapters = bootstrap(env, store=store, embedder=embedder)
-    services = host_all([recency_scanner.SERVICE, indexer.SERVICE, selector.SERVICE, analyzer.SERVICE], adapters, env)
+    services = host_all(
+        [recency_scanner.SERVICE, indexer.SERVICE, selector.SERVICE, analyzer.SERVICE, analyzer.REVISER], adapters, env
+    )
     request = repo_updated(repo, "e2e-run")
     try:
         with EmbeddedNats(tmp_path / "nats") as server:
@@ -65,7 +67,7 @@ async def analyse_through_the_bus(
             await start_routers(bus, services)
             try:
                 await bus.publish(request)
-                return await analysis_outputs(bus, request.run_id)
+                return await settled_analysis(bus, request.run_id)
             finally:
                 await bus.close()
     finally:

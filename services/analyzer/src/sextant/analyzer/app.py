@@ -9,7 +9,6 @@ from sextant.analyzer.config import AnalyzerSettings
 from sextant.analyzer.handlers import STAGE, Writing, on_chunks_selected
 from sextant.analyzer.previous_outputs import StreamOutputs
 from sextant.analyzer.revision import DURABLE as REVISER_DURABLE
-from sextant.analyzer.revision import STAGE as REVISER_STAGE
 from sextant.analyzer.revision import Reviser, on_history_hydrated
 from sextant.analyzer.run_records import StreamRuns
 from sextant.bootstrap import Adapters, HandlerFactory, ServiceDeclaration
@@ -101,7 +100,7 @@ def build_reviser(adapters: Adapters, env: Mapping[str, str]) -> HandlerFactory[
 
 REVISER: ServiceDeclaration[HistoryHydrated] = ServiceDeclaration(
     name="analysis-reviser",
-    stage=REVISER_STAGE,
+    stage=STAGE,  # part of the analyzer's stage: the analysis it publishes is the analyzer's result
     durable=REVISER_DURABLE,
     consumes=HistoryHydrated,
     produces=(AnalysisCompleted, DocClaimsRejudged),

@@ -42,7 +42,6 @@ from sextant.doc_claims import doc_claims
 
 logger = logging.getLogger(__name__)
 
-STAGE = "analysis_reviser"
 DURABLE = "analysis-reviser"
 WAIT_POLL_SECONDS = 0.5
 """How often the reviser looks again for a run's analysis that is not published yet."""

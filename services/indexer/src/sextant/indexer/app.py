@@ -51,12 +51,13 @@ def handler_for(deps: IndexerDeps) -> HandlerFactory[FileRecencyComputed]:
 
             try:
                 outputs = await on_file_recency_computed(event, deps, bus_progress(bus, event.run_id), announce)
-                if any(isinstance(output, ChunksIndexed) and output.history_fetch_follows for output in outputs):
-                    for output in outputs:  # the bus publishes them again after us: JetStream stores each once
-                        await bus.publish(output)
+                if not any(isinstance(output, ChunksIndexed) and output.history_fetch_follows for output in outputs):
+                    return outputs
+                for output in outputs:  # published here, before the delivery is acked, as the bus would
+                    await bus.publish(output)
             finally:
                 outputs_stored.set()
-            return outputs
+            return []
 
         return handle
 
