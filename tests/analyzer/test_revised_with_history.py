@@ -10,11 +10,12 @@ whatever the machine's speed. The model is a local OpenAI-compatible server whos
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from sextant.analyzer import app as analyzer
@@ -30,6 +31,7 @@ from sextant.chunkstore.edge_store import EdgeChunkStore
 from sextant.contracts import (
     AnalysisCompleted,
     AnyEvent,
+    ChunksIndexed,
     DocClaimsRejudged,
     EventParked,
     HistoryHydrated,
@@ -86,7 +88,13 @@ def has(event_type: type[Any], *more: type[Any]) -> Callable[[list[AnyEvent]], b
 
 
 async def run_with_history_held(
-    git_repo: Any, tmp_path: Path, env: dict[str, str], embedder: Any, provider: Any
+    git_repo: Any,
+    tmp_path: Path,
+    env: dict[str, str],
+    embedder: Any,
+    provider: Any,
+    *,
+    meanwhile: Callable[[Bus, ChunksIndexed], Awaitable[object]] | None = None,
 ) -> HeldRun:
     store = EdgeChunkStore(tmp_path / "qdrant", collection_name(embedder.model_id, embedder.dimension), 26)
     adapters = bootstrap(env, store=store, embedder=embedder)
@@ -114,6 +122,8 @@ async def run_with_history_held(
                     run_events(bus, "held-run", has(AnalysisCompleted, SummaryCompleted)), 120
                 )
                 calls_before_release = len(provider.requests)
+                if meanwhile is not None:
+                    await meanwhile(bus, indexed)
                 released[0].touch()
                 seen = await asyncio.wait_for(run_events(bus, "held-run", has(DocClaimsRejudged)), 120)
                 await history_fetches_settled()
@@ -219,6 +229,28 @@ async def test_findings_the_history_does_not_change_cost_no_model_call_and_no_ne
     assert run.calls_after == run.calls_before_release == 2  # zero extra model calls
     assert run.current is not None
     assert run.current.event_id == run.first.event_id
+
+
+async def test_a_later_runs_index_leaves_the_older_run_unrevised(
+    git_repo: Any, tmp_path: Path, letter_embedder: Any, provider: Any
+) -> None:
+    sessions_history(git_repo)
+
+    async def a_later_run_indexes(bus: Bus, indexed: ChunksIndexed) -> None:
+        # Stands for a run that indexed the repository after this run's fetch ended (its date says so).
+        later = msgspec.structs.replace(
+            indexed, event_id="later-run-indexed", run_id="later-run", occurred_at="2999-01-01T00:00:00+00:00"
+        )
+        await bus.publish(later)
+        # Its analysis is written while the history is still held: the same inputs, so no model call.
+        await asyncio.wait_for(run_events(bus, "later-run", has(AnalysisCompleted, SummaryCompleted)), 120)
+
+    env = model_env(tmp_path, provider)
+    run = await run_with_history_held(git_repo, tmp_path, env, letter_embedder, provider, meanwhile=a_later_run_indexes)
+
+    assert run.revised is None
+    assert run.rejudged.reason == "a later run indexed the repository since; its analysis reads the history"
+    assert run.calls_after == run.calls_before_release == 2
 
 
 async def test_with_no_model_the_evidence_report_is_rebuilt_with_the_history(

@@ -46,6 +46,7 @@ DURABLE = "analysis-reviser"
 WAIT_POLL_SECONDS = 0.5
 """How often the reviser looks again for a run's analysis that is not published yet."""
 _STATUSES = ("verified", "contradicted", "outdated", "unverifiable")
+_SUPERSEDED = "a later run indexed the repository since; its analysis reads the history"
 
 
 class RunLookup(Protocol):
@@ -176,6 +177,8 @@ async def on_history_hydrated(event: HistoryHydrated, reviser: Reviser) -> list[
         ]
     revision = Revision(event_id=revision_id(event), revises=first.event_id)
     analysis = await write_analysis(records.selection, reviser.writing, judged, revision=revision)
+    if (await reviser.runs.records(event.repo.repo_key, event.run_id, event.occurred_at)).superseded:
+        return [_nothing_to_revise(event, _SUPERSEDED)]  # a later analysis came meanwhile: it stays current
     return [analysis, _rejudged(event, before=first.doc_claims, after=claims, revised=analysis, history_note=note)]
 
 
@@ -184,7 +187,7 @@ def _without_judging(event: HistoryHydrated, records: RunRecords, reviser: Revis
     if not records.known_repository:
         return _parked(event, f"unknown repository {event.repo.repo_key}: the stream holds no index run of it")
     if records.superseded:
-        return _nothing_to_revise(event, "a later run indexed the repository since; its analysis reads the history")
+        return _nothing_to_revise(event, _SUPERSEDED)
     if records.analyzer_failed is not None and not records.analyses:
         return _nothing_to_revise(event, f"the run has no analysis ({records.analyzer_failed.reason})")
     if records.selection is None or not records.analyses:
