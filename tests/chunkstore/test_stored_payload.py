@@ -1,5 +1,6 @@
-"""How a payload is stored: the fields filters and partial reads need on their own, the rest as one value,
-and points written with every field on its own (by earlier versions) read as before."""
+"""How a payload is stored: the fields filters and partial reads need on their own, the file-version fields
+as one value, the rest as another; and points written in the earlier shapes (every field on its own; the
+file-version fields on their own) read as before."""
 
 from __future__ import annotations
 
@@ -8,12 +9,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
+import pytest
 import qdrant_edge as qe
 
-from sextant.chunkstore import ChunkPayload, ChunkPoint
+from sextant.chunkstore import ChunkPayload, ChunkPoint, FileEntry
 from sextant.chunkstore.edge_store import EdgeChunkStore
-from sextant.chunkstore.file_index import FILE_INDEX_FIELDS
 from sextant.chunkstore.schema import (
+    FILE_VERSION_FIELD,
     FRESHNESS_FIELD,
     PACKED_FIELD,
     SPARSE_VECTOR,
@@ -49,9 +51,15 @@ def test_only_filtered_and_partly_read_fields_are_stored_on_their_own(make_point
 
     stored = payload_to_stored(payload)
 
-    alone = {field.value for field in IndexedField} | set(FILE_INDEX_FIELDS) | {FRESHNESS_FIELD}
-    assert set(stored) == alone | {PACKED_FIELD}
+    alone = {field.value for field in IndexedField} | {FRESHNESS_FIELD}
+    assert set(stored) == alone | {FILE_VERSION_FIELD, PACKED_FIELD}
     assert isinstance(stored[PACKED_FIELD], str)
+    assert msgspec.json.decode(stored[FILE_VERSION_FIELD]) == {
+        "blob_sha": payload.blob_sha,
+        "file_chunk_count": 1,
+        "run_id": "run-1",
+        "file_added": True,
+    }
     assert payload_from_stored(stored) == payload
 
 
@@ -69,13 +77,22 @@ def _every_field_on_its_own(payload: ChunkPayload) -> dict[str, object]:
     return {key: value for key, value in fields.items() if value is not msgspec.UNSET}
 
 
-def test_points_stored_with_every_field_on_its_own_still_read(tmp_path: Path, make_point: MakePoint) -> None:
+def _file_version_fields_on_their_own(payload: ChunkPayload) -> dict[str, object]:
+    stored = payload_to_stored(payload)
+    stored.update(msgspec.json.decode(stored.pop(FILE_VERSION_FIELD)))
+    return stored
+
+
+@pytest.mark.parametrize("earlier_shape", [_every_field_on_its_own, _file_version_fields_on_their_own])
+def test_points_stored_in_an_earlier_shape_still_read(
+    tmp_path: Path, make_point: MakePoint, earlier_shape: Callable[[ChunkPayload], dict[str, object]]
+) -> None:
     old = make_point("r", "acme/session.py", **_EVERY_FIELD)
-    new = make_point("r", "acme/other.py", start_line=5, symbol="other")
+    new = make_point("r", "acme/other.py", start_line=5, symbol="other", run_id="run-2", file_added=True)
     EdgeChunkStore(tmp_path, "c", 8).close()  # the collection and its payload indexes, as a store makes them
     shard = qe.EdgeShard.load(str(tmp_path / "c"))
     vectors = {SPARSE_VECTOR: qe.SparseVector(old.sparse.indices, old.sparse.values)}
-    shard.update(qe.UpdateOperation.upsert_points([qe.Point(old.id, vectors, _every_field_on_its_own(old.payload))]))
+    shard.update(qe.UpdateOperation.upsert_points([qe.Point(old.id, vectors, earlier_shape(old.payload))]))
     shard.flush()
     shard.close()
 
@@ -87,7 +104,17 @@ def test_points_stored_with_every_field_on_its_own_still_read(tmp_path: Path, ma
             "acme/session.py": old.payload,
             "acme/other.py": new.payload,
         }
-        assert store.file_index("r")["acme/session.py"].blob_sha == old.payload.blob_sha
+        files = store.file_index("r")
+        assert files["acme/session.py"] == FileEntry(
+            blob_sha=old.payload.blob_sha,
+            point_ids=frozenset({old.id}),
+            last_modified_at="2025-01-02T03:04:05+00:00",
+            run_id="run-1",
+            added_by_run=True,
+        )
+        assert files["acme/other.py"] == FileEntry(
+            blob_sha=new.payload.blob_sha, point_ids=frozenset({new.id}), run_id="run-2", added_by_run=True
+        )
         assert [payload.path for payload in store.find_symbols("r", "Session.")] == []
         assert [payload.path for payload in store.find_symbols("r", "Session", prefix=True)] == ["acme/session.py"]
         assert store.set_last_modified("r", {"acme/session.py": None, "acme/other.py": "2026-02-03"}) == 2

@@ -9,8 +9,11 @@ import msgspec
 
 from sextant.chunkstore.points import FileEntry
 
-FILE_INDEX_FIELDS = ("path", "blob_sha", "last_modified_at", "file_chunk_count", "run_id", "file_added")
-"""The only payload fields the scroll behind `file_index` needs to fetch."""
+FILE_VERSION_FIELDS = ("blob_sha", "file_chunk_count", "run_id", "file_added")
+"""What every point of one file version carries alike, read together by the file index (and stored
+together: see `sextant.chunkstore.schema.FILE_VERSION_FIELD`)."""
+FILE_INDEX_FIELDS = ("path", *FILE_VERSION_FIELDS, "last_modified_at")
+"""The only payload fields the file index needs."""
 
 INCOMPLETE = ""
 """The blob SHA a file gets when its stored points are not one whole version: never equal to the tree's."""

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from sextant.chunkstore.file_index import FILE_INDEX_FIELDS
+from sextant.chunkstore.file_index import FILE_VERSION_FIELDS
 from sextant.chunkstore.payload import ChunkPayload
 
 _T = TypeVar("_T")
@@ -66,20 +66,36 @@ def collection_name(model_id: str, dimension: int) -> str:
 
 
 PACKED_FIELD = "chunk"
-"""The stored payload key holding, as one JSON text, every field that is not stored on its own."""
+"""The stored payload key holding, as one JSON text, every field that is neither stored on its own nor
+under `FILE_VERSION_FIELD`."""
+FILE_VERSION_FIELD = "file"
+"""The stored payload key holding, as one JSON object text, the `FILE_VERSION_FIELDS` (blob SHA, chunk
+count, run, added): what the file index reads besides the path and the stamp."""
 FRESHNESS_FIELD = "indexed_at"
 """Read alone (and matched by the server adapter) to tell whether a point was rewritten since it was read."""
-STORED_ALONE = frozenset({*(field.value for field in IndexedField), *FILE_INDEX_FIELDS, FRESHNESS_FIELD})
-"""Fields stored as payload values of their own: those a filter matches (the payload indexes), those
-read without the rest (the file index, the freshness check) and `last_modified_at`, which is re-stamped
-in place. Every other field goes into `PACKED_FIELD`: the embedded engine's binding converts each
-payload value it is given one by one (about 2 µs for a string), so one value for the dozen fields that
-are only ever read with the whole payload takes about a quarter to a third off a write."""
+STORED_ALONE = frozenset({*(field.value for field in IndexedField), FRESHNESS_FIELD})
+"""Fields stored as payload values of their own: those a filter matches (the payload indexes, among them
+the file index's `path` and `last_modified_at`, which is re-stamped in place) and `indexed_at`, read
+alone and matched on. The file index's other fields go together under `FILE_VERSION_FIELD`, every other
+field into `PACKED_FIELD`: the embedded engine's binding converts each payload value it is given one by
+one (about 3 µs for a string: it tries a bool and three number types first, and each failed try builds
+a Python error), so one value for the dozen fields only ever read with the whole payload took about a
+quarter to a third off a write, and one value for the four file-version fields another ~7%."""
+FILE_INDEX_STORED = ("path", "last_modified_at", FILE_VERSION_FIELD, *FILE_VERSION_FIELDS)
+"""The stored keys the file index's scroll fetches: the last four for points written before they went
+under `FILE_VERSION_FIELD`."""
+
+_ALONE_KEYS = tuple(name for name in ChunkPayload.__struct_fields__ if name in STORED_ALONE)
+_FILE_KEYS = tuple(name for name in ChunkPayload.__struct_fields__ if name in FILE_VERSION_FIELDS)
+_PACKED_KEYS = tuple(
+    name for name in ChunkPayload.__struct_fields__ if name not in STORED_ALONE and name not in FILE_VERSION_FIELDS
+)
 
 
 def payload_to_stored(payload: ChunkPayload) -> dict[str, Any]:
     """The payload as stored: `STORED_ALONE` fields as their own values (defaults included, so they can
-    be filtered on; `last_modified_at` absent when UNSET), the rest as one JSON text under `PACKED_FIELD`.
+    be filtered on; `last_modified_at` absent when UNSET), the file-version fields as one JSON object
+    text under `FILE_VERSION_FIELD`, the rest as one under `PACKED_FIELD`.
 
     Args:
         payload: The chunk payload.
@@ -87,23 +103,49 @@ def payload_to_stored(payload: ChunkPayload) -> dict[str, Any]:
     Returns:
         A JSON-compatible dict.
     """
-    # asdict, not to_builtins: ChunkPayload omits defaults when encoded, but the fields stored alone
-    # should be complete so that a filter on any of them works in any Qdrant tool.
+    # Every field, defaults included (ChunkPayload's own encoding omits them): a field stored alone
+    # should be complete so that a filter on it works in any Qdrant tool.
     stored: dict[str, Any] = {}
-    packed: dict[str, Any] = {}
-    for key, value in msgspec.structs.asdict(payload).items():
-        if value is msgspec.UNSET:
-            continue
-        (stored if key in STORED_ALONE else packed)[key] = value
+    for key in _ALONE_KEYS:
+        value = getattr(payload, key)
+        if value is not msgspec.UNSET:
+            stored[key] = value
+    packed = {key: value for key in _PACKED_KEYS if (value := getattr(payload, key)) is not msgspec.UNSET}
+    stored[FILE_VERSION_FIELD] = _ENCODER.encode({key: getattr(payload, key) for key in _FILE_KEYS}).decode()
     stored[PACKED_FIELD] = _ENCODER.encode(packed).decode()
     return stored
+
+
+def unpacked(stored: dict[str, Any] | None) -> dict[str, Any]:
+    """A stored payload (whole or partly read) with its packed values spread into their fields.
+
+    A field stored on its own wins over a packed one: it is the one re-stamped in place.
+
+    Args:
+        stored: The payload dict (or the selected part of it) the engine returned.
+
+    Returns:
+        Field name -> value, as `ChunkPayload` names them.
+    """
+    fields = stored or {}
+    packed = fields.get(PACKED_FIELD)
+    version = fields.get(FILE_VERSION_FIELD)
+    if not isinstance(packed, str) and not isinstance(version, str):
+        return fields
+    whole: dict[str, Any] = _DECODER.decode(packed) if isinstance(packed, str) else {}
+    if isinstance(version, str):
+        whole.update(_DECODER.decode(version))
+    whole.update(fields)
+    whole.pop(PACKED_FIELD, None)
+    whole.pop(FILE_VERSION_FIELD, None)
+    return whole
 
 
 def payload_from_stored(stored: dict[str, Any] | None) -> ChunkPayload:
     """Decode a stored payload; fields from newer writers are ignored, missing defaults filled in.
 
-    Reads both shapes: packed (`payload_to_stored`) and every field on its own (points written before
-    the packing).
+    Reads every shape written so far: packed with the file-version fields apart (`payload_to_stored`),
+    packed with them on their own, and every field on its own (points written before the packing).
 
     Args:
         stored: The payload dict the engine returned.
@@ -111,14 +153,7 @@ def payload_from_stored(stored: dict[str, Any] | None) -> ChunkPayload:
     Returns:
         The chunk payload.
     """
-    fields = stored or {}
-    packed = fields.get(PACKED_FIELD)
-    if isinstance(packed, str):
-        whole: dict[str, Any] = _DECODER.decode(packed)
-        whole.update(fields)  # a field stored alone wins: it is the one re-stamped in place
-        del whole[PACKED_FIELD]
-        fields = whole
-    return msgspec.convert(fields, ChunkPayload)
+    return msgspec.convert(unpacked(stored), ChunkPayload)
 
 
 def check_dimension(dense: list[float], dimension: int) -> None:

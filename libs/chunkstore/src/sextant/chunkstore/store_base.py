@@ -13,7 +13,7 @@ from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 from sextant.chunkstore import scope as scopes
-from sextant.chunkstore.file_index import FILE_INDEX_FIELDS, build_file_index
+from sextant.chunkstore.file_index import build_file_index
 from sextant.chunkstore.last_modified import LAST_MODIFIED_FIELD, group_by_stamp
 from sextant.chunkstore.payload import ChunkPayload, SparseVector
 from sextant.chunkstore.points import ChunkPoint, DenseUpdate, FileEntry, ScoredChunk, StoredChunk
@@ -25,11 +25,13 @@ from sextant.chunkstore.port import (
 )
 from sextant.chunkstore.schema import (
     DENSE_VECTOR,
+    FILE_INDEX_STORED,
     SPARSE_VECTOR,
     WRITE_BATCH,
     batches,
     check_dimension,
     payload_from_stored,
+    unpacked,
 )
 from sextant.chunkstore.scope import Scope
 
@@ -208,9 +210,9 @@ class ChunkStoreBase(ABC):
     def file_index(self, repo_key: str) -> dict[str, FileEntry]:
         """path -> FileEntry for every stored file of a repository (one payload-only scroll)."""
         records: Iterator[StoredRecord] = self._scroll(
-            scopes.repository(repo_key), FILE_INDEX_PAGE, list(FILE_INDEX_FIELDS)
+            scopes.repository(repo_key), FILE_INDEX_PAGE, list(FILE_INDEX_STORED)
         )
-        return build_file_index((str(record.id), record.payload or {}) for record in records)
+        return build_file_index((str(record.id), unpacked(record.payload)) for record in records)
 
     def scroll_payloads(self, repo_key: str, page_size: int = DEFAULT_PAGE_SIZE) -> Iterator[ChunkPayload]:
         """Every payload of a repository, page by page, without vectors."""
