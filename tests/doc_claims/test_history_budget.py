@@ -80,3 +80,23 @@ def test_a_class_that_lived_between_samples_past_the_commit_budget_is_unverifiab
     assert within[1].startswith("defined in acme/pool.py until 2020-02-10")
     assert beyond[0] == "unverifiable"
     assert "history between the sampled trees read back to 2020-02-12 (8 commits; its work budget is 8" in beyond[1]
+
+
+def test_a_name_never_defined_stays_unverifiable_when_the_removal_pass_outgrows_its_output_budget(
+    git_repo: GitRepo,
+) -> None:
+    # The removal pass reads the diffs that drop `RetiredSession`; an output budget smaller than they
+    # are cuts it short. The doc's `acme.pages.LoginPage`, a sample project's class the code never had,
+    # must not come out contradicted for that (before: contradicted, "(history search read only …)").
+    git_repo.write("acme/__init__.py", "")
+    git_repo.write("acme/session.py", "class RetiredSession:\n    pass\n" + BIG)
+    git_repo.write("docs/guide.md", "# Guide\n\nOpen a `RetiredSession`, then the `LoginPage()` class.\n")
+    git_repo.commit("Start", date="2020-01-01T10:00:00+00:00")
+    git_repo.write("acme/session.py", "class Session:\n    pass\n")
+    git_repo.commit("Rename", date="2020-02-01T10:00:00+00:00")
+
+    report = _check(git_repo.root, HistoryBudget(output_bytes=2_000))
+    status, evidence = _finding(report, "LoginPage()")
+    assert status == "unverifiable"
+    assert "absent at the head and in the history read" in evidence
+    assert "output budget" in evidence

@@ -157,20 +157,24 @@ def nothing_searched(search: DefinitionSearch) -> bool:
 def with_note(resolution: Resolution, search: DefinitionSearch) -> Resolution:
     """A name history did not find, when the look-up was skipped or cut short: the note says so.
 
-    With no history searched at all, a bare name contradicted by its wording becomes unverifiable:
-    without history an absent name is as likely another project's, a placeholder or a meta-variable
-    as a removed one of ours. What the doc is firm about (a member of one of our modules or classes,
-    a slip of one of our names, a path: the tree is read even blob-less) is decided before this.
+    A bare name contradicted by its wording becomes unverifiable: without history, or with only part
+    of it read, an absent name is as likely another project's, a placeholder or a meta-variable as a
+    removed one of ours (a whole search that finds no past definition says the same, so a search
+    cut short must not say more: pytest's head, whose removal pass outgrows its output budget, had
+    its doc samples' `src.utils.pages.LoginPage` contradicted). What the doc is firm about (a member
+    of one of our modules or classes, a slip of one of our names, a path: the tree is read even
+    blob-less) is decided before this.
 
     Args:
         resolution: The name's resolution at the head.
         search: The look-up, whose note says why it was skipped or cut short.
 
     Returns:
-        The resolution with the note in its evidence (unverifiable when nothing was searched).
+        The resolution with the note in its evidence (unverifiable when the wording contradicted it).
     """
-    if nothing_searched(search) and resolution.status == "contradicted":
-        evidence = f"{resolution.evidence}; absent at the head; {search.note}"
+    if resolution.status == "contradicted":
+        where = "absent at the head" if nothing_searched(search) else "absent at the head and in the history read"
+        evidence = f"{resolution.evidence}; {where}; {search.note}"
         return dataclasses.replace(resolution, status="unverifiable", evidence=evidence)
     return dataclasses.replace(resolution, evidence=f"{resolution.evidence} ({search.note})")
 
