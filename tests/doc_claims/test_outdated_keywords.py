@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from sextant.doc_claims import ClaimFinding, DocCheckReport, check_repository
-from sextant.doc_claims.judging.keyword_forwarding import accepted_keywords
+from sextant.doc_claims.judging.keyword_forwarding import Callee, accepted_keywords
 
 from ..conftest import GitRepo
 
@@ -145,3 +145,19 @@ def test_a_stored_or_merged_dictionary_may_take_any_keyword() -> None:
     merged = "def configure(self, **options):\n    return {**options}\n"
     assert accepted_keywords(["def configure(self, **options):"], "configure", stored, never) is None
     assert accepted_keywords(["def configure(self, **options):"], "configure", merged, never) is None
+
+
+def test_a_callee_whose_declaration_is_cut_short_may_take_any_keyword() -> None:
+    # aiohttp's `ClientSession.request(self, method, url, **kwargs)` hands its keywords to `self._request`,
+    # whose 40-parameter declaration the index stores cut short: its list cannot be read, so nothing
+    # may be said lost (before: it took none, and `params`, `headers`, … of the doc came out outdated).
+    body = "def request(self, method, url, **kwargs):\n    return Manager(self._request(method, url, **kwargs))\n"
+    cut = "async def _request(\nself,\nmethod: str,\n*,\nparams: Query = None,\nmiddlewares: Sequence[Middleware] | N"
+    callee = Callee((cut,), "_request", "")
+    taken = accepted_keywords(
+        ["def request(self, method, url, **kwargs)"],
+        "request",
+        body,
+        lambda written: callee if written == "self._request" else None,
+    )
+    assert taken is None

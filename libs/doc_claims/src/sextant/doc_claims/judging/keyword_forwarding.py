@@ -57,14 +57,13 @@ def accepted_keywords(
         catch-all goes where it is not known what it takes.
     """
     signatures = list(signatures)
-    taken: set[str] = set()
-    for signature in signatures:
-        taken.update(parameter_names(signature, name) or ())
+    named = _named_parameters(signatures, name)
     catch_alls = {found for signature in signatures if (found := catch_all_name(signature, name)) is not None}
+    if named is None or (catch_alls and (not body.strip() or depth >= _MAX_DEPTH)):
+        return None
+    taken = set(named)
     if not catch_alls:
         return frozenset(taken)
-    if not body.strip() or depth >= _MAX_DEPTH:
-        return None
     parameters = set(taken)
     for catch_all in catch_alls:
         uses = _uses(body, catch_all, parameters, declaration_end(body, name))
@@ -81,6 +80,19 @@ def accepted_keywords(
                 return None
             taken |= more
     return frozenset(taken)
+
+
+def _named_parameters(signatures: list[str], name: str) -> set[str] | None:
+    """The parameters the declarations name; None when one's list cannot be read (cut short where the
+    index stores a long signature, as aiohttp's `ClientSession._request`, or unparsable): then the
+    definition may take anything."""
+    taken: set[str] = set()
+    for signature in signatures:
+        names = parameter_names(signature, name)
+        if names is None:
+            return None
+        taken.update(names)
+    return taken
 
 
 def keyword_reads(signatures: Iterable[str], name: str, body: str) -> frozenset[str]:
