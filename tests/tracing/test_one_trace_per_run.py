@@ -59,10 +59,14 @@ def check_tree(spans: Iterable[ReadableSpan], run_id: str) -> None:
     assert root.parent is None
     for span in in_trace:  # every span hangs off the root: no orphans, no second trace
         assert span is root or list(ancestors(span, by_id))[-1] is root, span.name
-    # The summary builds its own prompt in the same run; whether it is done yet does not matter here.
-    [prompt] = [
+    # The summary builds its own prompt in the same run, and so may a revision once the history fetch
+    # ends (the analysis reviser); whether either is done yet does not matter here: the first
+    # analysis's prompt is the one that came through the selector.
+    prompts = [
         s for s in in_trace if s.name == "analyzer.build_prompt" and s.attributes["sextant.purpose"] == "analysis"
     ]
+    assert prompts
+    prompt = min(prompts, key=lambda s: s.start_time or 0)
     path = [service(s) for s in ancestors(prompt, by_id)]
     for expected in ("analyzer", "selector", "indexer", "recency-scanner", "sextant-cli"):
         assert expected in path
