@@ -30,7 +30,7 @@ from sextant.doc_rules import calendar_day
 from sextant.doc_rules.kinds import DOC_EXTENSIONS
 from sextant.gitsource.errors import GitSourceError
 from sextant.gitsource.history_access import HistoryRepository
-from sextant.gitsource.history_patches import LOG_FORMAT, PINNED_DIFF_OPTIONS
+from sextant.gitsource.history_patches import LOG_FORMAT, PINNED_DIFF_OPTIONS, CommitRef
 
 MAX_PATHS = 60
 """Absent paths looked up per check: a doc of hundreds of made-up paths is not read further."""
@@ -40,9 +40,7 @@ MAX_COMMITS = 20_000
 
 @dataclasses.dataclass(frozen=True)
 class _Deletion:
-    sha: str
-    day: str
-    subject: str
+    commit: CommitRef
     moved_to: str | None
 
 
@@ -105,14 +103,15 @@ def _wanted(judged: list[tuple[Claim, Resolution]], facts: CodeFacts) -> dict[st
 
 
 def _contradicted(resolution: Resolution, path: str, deletion: _Deletion) -> Resolution:
-    day = calendar_day(deletion.day) or "an unknown day"
-    by = f"{deletion.sha[:7]} '{deletion.subject[:100]}'"
+    commit = deletion.commit
+    day = calendar_day(commit.day) or "an unknown day"
+    by = f"{commit.sha[:7]} '{commit.subject[:100]}'"
     how = f"moved to {deletion.moved_to} by {by}" if deletion.moved_to else f"deleted by {by}"
     return dataclasses.replace(
         resolution,
         status="contradicted",
         evidence=f"{path} was this repository's file until {day}; {how}",
-        removed_by=f"{deletion.sha[:7]} {deletion.subject[:100]}",
+        removed_by=f"{commit.sha[:7]} {commit.subject[:100]}",
         removed_at=day,
         replacement=deletion.moved_to,
     )
@@ -123,31 +122,31 @@ def _deletions(repo: HistoryRepository, paths: set[str]) -> dict[str, _Deletion]
     pathspecs = [f":(literal){path}" for path in sorted(paths)]
     options = [f"--max-count={MAX_COMMITS}", "--diff-filter=D", "--name-only", "--no-renames", LOG_FORMAT]
     log = repo.git(["log", repo.head, *options, "--", *pathspecs]).decode("utf-8", "replace")
-    found: dict[str, tuple[str, str, str]] = {}
+    found: dict[str, CommitRef] = {}
     fields = log.split("\0")
     # LOG_FORMAT writes "\0sha\0date\0subject" and --name-only the paths after it, one per line.
     for at in range(1, len(fields) - 2, 3):
-        sha, day, rest = fields[at], fields[at + 1], fields[at + 2]
-        subject, _, names = rest.partition("\n")
+        subject, _, names = fields[at + 2].partition("\n")
         for name in names.split("\n"):
             if name in paths and name not in found:
-                found[name] = (sha, day, subject)
-    return {path: _Deletion(*commit, _moved_to(repo, commit[0], path)) for path, commit in found.items()}
+                found[name] = CommitRef(fields[at], fields[at + 1], subject)
+    moves = {commit.sha: _moves(repo, commit.sha) for commit in found.values()}  # one read per commit
+    return {path: _Deletion(commit, moves[commit.sha].get(path)) for path, commit in found.items()}
 
 
-def _moved_to(repo: HistoryRepository, sha: str, path: str) -> str | None:
-    """Where the commit moved the path, by git's rename detection on that commit alone; None when
-    it deleted it outright (or the clone is blob-less, where detection would fetch old blobs)."""
+def _moves(repo: HistoryRepository, sha: str) -> dict[str, str]:
+    """Old path → new path of what the commit moved, by git's rename detection on that commit alone;
+    empty on a blob-less clone (detection would fetch old blobs) or when it cannot be read."""
     if repo.partial:
-        return None
+        return {}
     try:
         out = repo.git(
             ["show", sha, "--format=", "--name-status", "-M", "--no-ext-diff", "--no-textconv", *PINNED_DIFF_OPTIONS]
         ).decode("utf-8", "replace")
     except GitSourceError:
-        return None
-    for line in out.splitlines():
-        parts = line.split("\t")
-        if len(parts) == 3 and parts[0].startswith("R") and parts[1] == path:
-            return parts[2]
-    return None
+        return {}
+    return {
+        parts[1]: parts[2]
+        for parts in (line.split("\t") for line in out.splitlines())
+        if len(parts) == 3 and parts[0].startswith("R")
+    }
