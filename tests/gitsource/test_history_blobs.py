@@ -368,3 +368,26 @@ def test_among_thousands_of_listed_blobs_only_those_the_mirror_lacks_are_missing
     assert len(every) == files + 10
     assert set(listed) == every - set(read)
     assert len(listed) == files + 10 - 500
+
+
+def test_a_fetch_under_way_says_a_revision_of_the_analysis_follows_it(git_repo: Any, tmp_path: Path) -> None:
+    versioned_history(git_repo)
+    mirror = RepoMirror(tmp_path / "cache")
+    source = RepoSource(git_repo.url)
+    state = mirror.sync(source)
+    git_dir = Path(state.path)
+
+    mirror.note_history_under_way(source, state.head_sha)
+
+    note = last_hydration_note(git_dir)
+    assert note is not None
+    assert note.startswith("history not searched: ")  # the prefix every other history note has
+    assert "still being fetched" in note
+    assert "judged again" in note  # the first analysis is not the last word: a reader knows to wait
+    assert "revised analysis" in note
+    assert "next run's analysis" not in note  # the old wording, from before the reviser existed
+
+    hydration = mirror.hydrate_history(source, state.head_sha)
+    assert hydration is not None
+    assert hydration.complete
+    assert last_hydration_note(git_dir) is None  # the end of the fetch replaces the note

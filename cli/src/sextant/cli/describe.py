@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from sextant.contracts import (
     AnalysisCompleted,
     AnyEvent,
     ChunksEmbedded,
     ChunksIndexed,
     ChunksSelected,
+    DocClaimsRejudged,
     EventParked,
     FileRecencyComputed,
+    HistoryHydrated,
     RepoUpdated,
     ReviewCompleted,
     ReviewRequested,
     StageFailed,
     SummaryCompleted,
-    event_name,
 )
 
 
@@ -30,8 +33,49 @@ def skipped_counts(event: ChunksIndexed) -> str:
     return f" (skipped: {skipped})" if skipped else ""
 
 
-def summarize(event: AnyEvent) -> str:  # noqa: PLR0911 — one short case per event type reads best
-    """What happened, in a few words."""
+_CLAIM_STATUSES = ("contradicted", "outdated", "unverifiable", "verified")
+
+
+def claim_counts(counts: dict[str, int]) -> str:
+    """``2 contradicted, 0 outdated, 5 unverifiable, 30 verified``: every status, in a fixed order."""
+    return ", ".join(f"{counts.get(status, 0)} {status}" for status in _CLAIM_STATUSES)
+
+
+def history_hydrated(event: HistoryHydrated) -> str:
+    """The end of a run's history fetch: its outcome, what it brought, why it stopped short."""
+    size = f"{event.bytes_fetched / 1024 / 1024:.1f} MiB" if event.bytes_fetched else "0 bytes"
+    done = f"{event.fetched} of {event.missing} past blobs fetched, {size}, {event.seconds:.1f}s"
+    line = f"history {event.outcome}: {done}"
+    return line + (f" ({event.note})" if event.note else "")
+
+
+def doc_claims_rejudged(event: DocClaimsRejudged) -> str:
+    """The second judgement of a run's doc claims: the counts before and after, or why nothing was revised."""
+    if not event.revised:
+        return f"not revised: {event.reason or 'the doc-claim findings are unchanged'}"
+    changes = [
+        f"{event.claims_before.get(status, 0)} -> {event.claims_after.get(status, 0)} {status}"
+        for status in _CLAIM_STATUSES
+        if event.claims_before.get(status, 0) != event.claims_after.get(status, 0)
+    ]
+    analysis = (event.analysis_event_id or "?")[:12]
+    line = f"revised analysis {analysis}: " + (", ".join(changes) or "same counts, other findings")
+    return line + (f" (history still incomplete: {event.history_note})" if event.history_note else "")
+
+
+def analysis_completed(event: AnalysisCompleted) -> str:
+    """Model, sections and contradicted claims; a revision names the analysis it replaces."""
+    contradicted = sum(1 for claim in event.doc_claims if claim.status == "contradicted")
+    line = f"model={event.model}; {len(event.sections)} sections; {contradicted} contradicted doc claims"
+    if event.provenance.revision_of is not None:
+        line += f"; revises {event.provenance.revision_of[:12]} (doc claims judged again with history)"
+    elif event.unchanged_since:
+        line += f"; unchanged since {event.unchanged_since}"
+    return line
+
+
+def summarize(event: AnyEvent) -> str:  # noqa: PLR0911, PLR0912 — one short case per event type reads best
+    """What happened, in a few words (every event type has its own line: tests/cli/test_describe.py)."""
     match event:
         case RepoUpdated():
             scope = f"{len(event.changed_paths)} changed paths" if event.changed_paths is not None else "full"
@@ -47,6 +91,7 @@ def summarize(event: AnyEvent) -> str:  # noqa: PLR0911 — one short case per e
                 f"{len(event.failed_files)} failed{skipped_counts(event)}; {event.chunks_upserted} chunks written, "
                 f"{event.chunks_deleted} removed; {event.embedding_calls} embedding calls; "
                 f"recency {event.recency_status}; {event.duration_seconds:.1f}s"
+                + ("; history fetch follows" if event.history_fetch_follows else "")
             )
         case ChunksEmbedded():
             state = "complete" if event.complete else f"{event.points_missing} missing: {event.reason}"
@@ -58,9 +103,12 @@ def summarize(event: AnyEvent) -> str:  # noqa: PLR0911 — one short case per e
         case ChunksSelected():
             median = event.median_code or "unknown"
             return f"{event.purpose}: {len(event.chunks)} of {event.counts.total_chunks} chunks, median {median}"
+        case HistoryHydrated():
+            return history_hydrated(event)
+        case DocClaimsRejudged():
+            return doc_claims_rejudged(event)
         case AnalysisCompleted():
-            contradicted = sum(1 for claim in event.doc_claims if claim.status == "contradicted")
-            return f"model={event.model}; {len(event.sections)} sections; {contradicted} contradicted doc claims"
+            return analysis_completed(event)
         case SummaryCompleted():
             return f"model={event.model}; {event.purpose[:80]}"
         case ReviewRequested():
@@ -72,4 +120,4 @@ def summarize(event: AnyEvent) -> str:  # noqa: PLR0911 — one short case per e
         case EventParked():
             where = f"seq {event.stream_sequence} after {event.deliveries} deliveries"
             return f"{event.consumer} parked {where}: {event.reason}"
-    return event_name(type(event))
+    assert_never(event)

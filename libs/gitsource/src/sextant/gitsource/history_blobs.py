@@ -28,7 +28,7 @@ environment), the missing blobs of source files over the branch's history:
    mirror can be searched like a full repository. The outcome of the last run (and the note to show
    when it stopped short) is kept beside it in `STATE_FILE`; while a hydration runs, that file
    holds `UNDER_WAY_NOTE`, so a reader that comes before its end (or after it was killed) says why
-   it found no history.
+   it found no history, and that a revision follows the fetch.
 
 `extends_hydrated` tells a caller whether a hydration of a head adds to a hydrated history (it lists
 and fetches only what came since: cheap) or must fetch the whole history (a first run: the indexer
@@ -82,9 +82,17 @@ _ASKED_ONE_BY_ONE = 2048
 """Blobs whose presence is asked for one by one at most; more are looked up in the store's own list."""
 UNDER_WAY_NOTE = (
     "history not searched: the blob-less clone's old file contents were still being fetched (a first index "
-    "run fetches them after its chunks are written; the next run's analysis reads them)"
+    "run fetches them after its chunks are written; when that fetch ends, the doc claims are judged again "
+    "and a revised analysis of the run follows if a finding changed)"
 )
-"""The note `STATE_FILE` holds while a hydration runs, and after one that was stopped before its end."""
+"""The note `STATE_FILE` holds while a hydration runs, and after one that was stopped before its end.
+
+It reaches a user in the history note of the first analysis of a blob-less mirror and in each
+finding history would have decided, so it says what comes next: the indexer publishes
+HistoryHydrated when the fetch ends and the analysis reviser judges that run's claims again,
+publishing a revised analysis only when a finding changed (docs/analysis.md, "Revised with
+history"). A fetch killed before its end publishes nothing; the note stays, and the next run fetches
+what is missing before its own analysis reads the history."""
 
 
 @dataclass(frozen=True)

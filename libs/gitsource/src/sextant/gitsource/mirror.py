@@ -204,7 +204,9 @@ class RepoMirror:
 
     def note_history_under_way(self, source: RepoSource, head_sha: str) -> None:
         """Note in the mirror that a hydration of this head is about to run, so a reader that comes first
-        says the history was still being fetched (``history_blobs.UNDER_WAY_NOTE``).
+        says the history was still being fetched and that the doc claims are judged again once it ends
+        (``history_blobs.UNDER_WAY_NOTE``: the indexer then publishes HistoryHydrated, and the analysis
+        reviser publishes a revised analysis of the run if a finding changed).
 
         Args:
             source: The repository (synced).
