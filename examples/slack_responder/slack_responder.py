@@ -5,13 +5,22 @@ Durable means it resumes where it stopped: start it after Sextant has run and it
 missed; run two copies and they share the work instead of posting twice. An analysis republished
 because its inputs did not change (``unchanged_since`` set) is not posted again.
 
+A revision is posted as one: a blob-less mirror's first analysis judges doc claims before the
+history is fetched (its context line says so), and once the fetch ends Sextant judges them again and,
+when a finding changed, publishes a revised analysis of the same run and then `DocClaimsRejudged`
+with the claim counts before and after. The revised analysis is not posted as a second, unrelated
+one: a second durable consumer (`<durable>-revisions`) takes the `DocClaimsRejudged` and posts
+"Sextant analysis revised", the counts that changed (``contradicted 1 → 4``) and the revised
+findings, read from the stream (the revised analysis is the repository's current one).
+
     SLACK_WEBHOOK_URL=https://hooks.slack.com/services/… NATS_URL=nats://127.0.0.1:4222 \
         uv run --no-sync python examples/slack_responder/slack_responder.py
 
 Environment:
     SLACK_WEBHOOK_URL   Slack incoming-webhook URL (required; a secret: it is never logged or shown).
     NATS_URL            The NATS server Sextant publishes to (required: it never guesses a bus).
-    SLACK_RESPONDER_DURABLE  Durable consumer name (default slack-responder).
+    SLACK_RESPONDER_DURABLE  Durable consumer name (default slack-responder; its revisions consumer
+                        adds "-revisions").
 """
 
 from __future__ import annotations
@@ -26,14 +35,17 @@ from typing import Any
 
 import httpx
 from faststream.nats import NatsRouter
+from nats.js.errors import NotFoundError
 
 from sextant.bus import Bus, ServiceSpec, build_broker, consume, start_routers, wait_for_stop_signal
-from sextant.contracts import AnalysisCompleted, DocClaim, Event
+from sextant.contracts import STREAM_NAME, AnalysisCompleted, DocClaim, DocClaimsRejudged, Event, subject_pattern
 
 logger = logging.getLogger("slack_responder")
 
 SERVICE_NAME = "slack-responder"
 DEFAULT_DURABLE = "slack-responder"
+REVISIONS_SUFFIX = "-revisions"
+"""The revisions consumer's durable is the responder's durable with this suffix."""
 OVERVIEW_SECTION = "Architecture Overview"
 ACCURACY_SECTION = "Documentation Accuracy"
 
@@ -43,6 +55,8 @@ SECTION_LIMIT = 3000
 MAX_BLOCKS = 50
 CLAIMS_SHOWN = 10
 OVERVIEW_CHARS = 1500
+CONTEXT_CHARS = 300
+CLAIM_STATUSES = ("contradicted", "outdated", "unverifiable", "verified")
 
 
 class SlackPostError(Exception):
@@ -179,6 +193,20 @@ def provenance_text(event: AnalysisCompleted) -> str | None:
     )
 
 
+def history_text(event: AnalysisCompleted) -> str | None:
+    """Why the doc claims were judged without the whole history (a revision may follow), or None."""
+    note = event.provenance.doc_history_note
+    return f"doc claims judged without the whole history: {escape(note)}" if note else None
+
+
+def _context_block(items: Sequence[str]) -> dict[str, Any]:
+    return {"type": "context", "elements": [{"type": "mrkdwn", "text": shorten(item, CONTEXT_CHARS)} for item in items]}
+
+
+def _commit(head_sha: str | None) -> str:
+    return f"commit `{escape(head_sha[:12])}`" if head_sha else "commit unknown"
+
+
 def slack_message(event: AnalysisCompleted) -> dict[str, Any]:
     """The webhook message for one analysis: a header, a context line, the overview and the findings.
 
@@ -189,16 +217,15 @@ def slack_message(event: AnalysisCompleted) -> dict[str, Any]:
         JSON for Slack's incoming webhook: `text` (the notification fallback) and `blocks`.
     """
     title = f"Sextant analysis: {event.repo.url}"
-    commit = f"commit `{escape(event.head_sha[:12])}`" if event.head_sha else "commit unknown"
     model = "no language model (computed from evidence)" if event.model == "none" else escape(event.model)
     overview = to_mrkdwn(event.sections.get(OVERVIEW_SECTION, "")) or "(no overview)"
     first_line = event.markdown.splitlines()[0] if event.markdown else ""
-    context = [commit, model] + ([escape(first_line)] if first_line.startswith("No language model") else [])
-    if (read := provenance_text(event)) is not None:
-        context.append(read)
+    context = [_commit(event.head_sha), model]
+    context += [escape(first_line)] if first_line.startswith("No language model") else []
+    context += [text for text in (provenance_text(event), history_text(event)) if text is not None]
     blocks: list[dict[str, Any]] = [
         {"type": "header", "text": {"type": "plain_text", "text": shorten(title, HEADER_LIMIT)}},
-        {"type": "context", "elements": [{"type": "mrkdwn", "text": shorten(item, 300)} for item in context]},
+        _context_block(context),
         {"type": "section", "text": {"type": "mrkdwn", "text": shorten(f"*Overview*\n{overview}", OVERVIEW_CHARS)}},
         {"type": "divider"},
         {
@@ -212,8 +239,72 @@ def slack_message(event: AnalysisCompleted) -> dict[str, Any]:
     return {"text": shorten(title, HEADER_LIMIT), "blocks": blocks[:MAX_BLOCKS]}
 
 
+def claim_changes(rejudged: DocClaimsRejudged) -> str:
+    """``contradicted 1 → 4, unverifiable 6 → 2``: each claim count the second judgement changed."""
+    before, after = rejudged.claims_before, rejudged.claims_after
+    changes = [
+        f"{status} {before.get(status, 0)} → {after.get(status, 0)}"
+        for status in CLAIM_STATUSES
+        if before.get(status, 0) != after.get(status, 0)
+    ]
+    return ", ".join(changes) or "the same counts by status, other evidence"
+
+
+def revision_message(rejudged: DocClaimsRejudged, revised: AnalysisCompleted | None) -> dict[str, Any]:
+    """The webhook message for a revised analysis: what changed since the run's first one, then its findings.
+
+    Args:
+        rejudged: The run's DocClaimsRejudged (``revised`` true).
+        revised: The revised analysis it names, or None when the stream's current analysis of the
+            repository is another one (a later run's): then only the counts are posted.
+
+    Returns:
+        JSON for Slack's incoming webhook: `text` and `blocks`.
+    """
+    title = f"Sextant analysis revised: {rejudged.repo.url}"
+    # The note is the fetch's budget or the history search's own (how far back it read): either way a caveat.
+    history = "the history now fetched" + (f" ({escape(rejudged.history_note)})" if rejudged.history_note else "")
+    changes = (
+        f"*Revision of the analysis posted earlier for this run* (`{escape(rejudged.run_id[:12])}`): "
+        f"the doc claims were judged again with {history}.\nChanged: {escape(claim_changes(rejudged))}."
+    )
+    context = [_commit(rejudged.head_sha)]
+    if revised is not None and (read := provenance_text(revised)) is not None:
+        context.append(read)
+    findings = (
+        f"*Documentation Accuracy (revised)*\n{accuracy_text(revised)}"
+        if revised is not None
+        else "A later analysis of this repository has been posted since: it is the current one."
+    )
+    blocks: list[dict[str, Any]] = [
+        {"type": "header", "text": {"type": "plain_text", "text": shorten(title, HEADER_LIMIT)}},
+        _context_block(context),
+        {"type": "section", "text": {"type": "mrkdwn", "text": shorten(changes, SECTION_LIMIT)}},
+        {"type": "divider"},
+        {"type": "section", "text": {"type": "mrkdwn", "text": shorten(findings, SECTION_LIMIT)}},
+    ]
+    return {"text": shorten(f"{title}: {claim_changes(rejudged)}", HEADER_LIMIT), "blocks": blocks}
+
+
+async def revised_analysis(bus: Bus, rejudged: DocClaimsRejudged) -> AnalysisCompleted | None:
+    """The revised analysis a DocClaimsRejudged names, when it is still the repository's current one.
+
+    It was published just before the DocClaimsRejudged, on the repository's analysis subject, so the
+    last message there is it unless a later run's analysis came since.
+    """
+    subject = subject_pattern(AnalysisCompleted, rejudged.repo.repo_key)
+    try:
+        raw = await bus.js.get_last_msg(STREAM_NAME, subject)
+    except NotFoundError:
+        return None
+    event = await bus.decode(raw.data or b"", dict(raw.headers or {}))
+    if isinstance(event, AnalysisCompleted) and event.event_id == rejudged.analysis_event_id:
+        return event
+    return None
+
+
 def create_router(bus: Bus, webhook: SlackWebhook, durable: str = DEFAULT_DURABLE) -> NatsRouter:
-    """A router with one durable consumer of AnalysisCompleted that posts each event to Slack."""
+    """A router with two durable consumers: analyses, and the revisions of a first run's doc claims."""
     router = bus.router()
 
     async def handle(event: AnalysisCompleted) -> Sequence[Event]:
@@ -223,11 +314,31 @@ def create_router(bus: Bus, webhook: SlackWebhook, durable: str = DEFAULT_DURABL
                 "analysis of %s unchanged since %s: not posted again", event.repo.repo_key, event.unchanged_since
             )
             return []
+        if event.provenance.revision_of is not None:
+            # Posted with the run's DocClaimsRejudged, which says what changed since the first one.
+            logger.info("revised analysis of %s (run %s): posted as a revision", event.repo.repo_key, event.run_id)
+            return []
         await webhook.post(slack_message(event))
         logger.info("posted the analysis of %s (run %s) to Slack", event.repo.repo_key, event.run_id)
         return []  # nothing to publish back
 
+    async def handle_rejudged(event: DocClaimsRejudged) -> Sequence[Event]:
+        if not event.revised:
+            logger.info("doc claims of %s (run %s) not revised: %s", event.repo.repo_key, event.run_id, event.reason)
+            return []
+        await webhook.post(revision_message(event, await revised_analysis(bus, event)))
+        logger.info("posted the revision of %s (run %s) to Slack", event.repo.repo_key, event.run_id)
+        return []
+
     consume(router, bus, event_type=AnalysisCompleted, durable=durable, stage="slack_responder", handle=handle)
+    consume(
+        router,
+        bus,
+        event_type=DocClaimsRejudged,
+        durable=durable + REVISIONS_SUFFIX,
+        stage="slack_responder",
+        handle=handle_rejudged,
+    )
     return router
 
 

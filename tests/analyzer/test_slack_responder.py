@@ -11,11 +11,22 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from sextant.bus import Bus, EmbeddedNats, build_broker
-from sextant.contracts import AnalysisCompleted, DocClaim, RepoRef, event_id_for, utc_now_iso
+from sextant.contracts import (
+    AnalysisCompleted,
+    DocClaim,
+    DocClaimsRejudged,
+    Provenance,
+    ReadChunk,
+    RepoRef,
+    event_id_for,
+    utc_now_iso,
+)
 from sextant.doc_claims import check_repository, doc_claims
+from sextant.gitsource.history_blobs import UNDER_WAY_NOTE
 
 from ..conftest import GitRepo
 from ..doc_claims.test_history_evidence import renamed_history
@@ -232,3 +243,154 @@ async def test_a_refused_post_raises_without_the_url(slack_responder: Any, slack
 async def test_without_nats_url_it_refuses_to_start_instead_of_guessing_a_bus(slack_responder: Any) -> None:
     with pytest.raises(SystemExit, match="NATS_URL"):
         await slack_responder.run({"SLACK_WEBHOOK_URL": "https://hooks.slack.invalid/services/x"})
+
+
+FIRST_CLAIMS = [
+    doc_claim("create_legacy_session()", "unverifiable", "absent at the head; " + UNDER_WAY_NOTE),
+    doc_claim("open_session()", doc="docs/usage.md"),
+]
+REVISED_CLAIMS = [
+    doc_claim(
+        "create_legacy_session()",
+        "contradicted",
+        "defined in shop/session.py until 2024-02-01; removed by 1a2b3c4 'Rename sessions'",
+        removed_by="1a2b3c4 'Rename sessions'",
+        removed_at="2024-02-01",
+        replacement="open_session()",
+    ),
+    doc_claim("open_session()", doc="docs/usage.md"),
+]
+BEFORE = {"verified": 1, "contradicted": 0, "outdated": 0, "unverifiable": 1}
+AFTER = {"verified": 1, "contradicted": 1, "outdated": 0, "unverifiable": 0}
+
+
+def first_and_revision(run_id: str = "run-s") -> tuple[AnalysisCompleted, AnalysisCompleted, DocClaimsRejudged]:
+    """A blob-less mirror's run as the analyzer publishes it: first analysis, revised analysis, DocClaimsRejudged."""
+    chunks = [ReadChunk(path="shop/session.py"), ReadChunk(path="README.md", kind="doc")]
+    first = analysis(
+        event_id=event_id_for(AnalysisCompleted, run_id, "first"),
+        run_id=run_id,
+        doc_claims=FIRST_CLAIMS,
+        provenance=Provenance(
+            chunks=chunks, code_chunks=1, doc_chunks=1, claims_checked=2, doc_history_note=UNDER_WAY_NOTE
+        ),
+    )
+    revised = analysis(
+        event_id=event_id_for(AnalysisCompleted, run_id, "history", "h"),
+        run_id=run_id,
+        doc_claims=REVISED_CLAIMS,
+        provenance=Provenance(chunks=chunks, code_chunks=1, doc_chunks=1, claims_checked=2, revision_of=first.event_id),
+    )
+    rejudged = DocClaimsRejudged(
+        event_id=event_id_for(DocClaimsRejudged, run_id, "h"),
+        run_id=run_id,
+        occurred_at=utc_now_iso(),
+        repo=first.repo,
+        head_sha=first.head_sha,
+        revised=True,
+        analysis_event_id=revised.event_id,
+        claims_before=BEFORE,
+        claims_after=AFTER,
+    )
+    return first, revised, rejudged
+
+
+def context_texts(message: Any) -> list[str]:
+    return [element["text"] for element in message["blocks"][1]["elements"]]
+
+
+def test_a_first_analysis_without_the_history_says_a_revision_may_follow(slack_responder: Any) -> None:
+    first, _, _ = first_and_revision()
+    message = slack_responder.slack_message(first)
+    assert slack_shape_errors(message) == []
+    [note] = [text for text in context_texts(message) if text.startswith("doc claims judged without")]
+    assert "revised analysis follows" in note
+
+
+def test_a_revision_says_it_revises_the_run_s_first_analysis_and_what_changed(slack_responder: Any) -> None:
+    _, revised, rejudged = first_and_revision()
+    message = slack_responder.revision_message(rejudged, revised)
+
+    assert slack_shape_errors(message) == []
+    header, context, changes, divider, findings = message["blocks"]
+    assert header["text"]["text"] == "Sextant analysis revised: https://example.com/acme/shop.git"
+    assert message["text"].endswith(": contradicted 0 → 1, unverifiable 1 → 0")  # the notification says it too
+    assert context["elements"][0]["text"] == "commit `0123456789ab`"
+    assert changes["text"]["text"] == (
+        "*Revision of the analysis posted earlier for this run* (`run-s`): the doc claims were judged again "
+        "with the history now fetched.\nChanged: contradicted 0 → 1, unverifiable 1 → 0."
+    )
+    assert divider == {"type": "divider"}
+    text = findings["text"]["text"]
+    assert text.startswith("*Documentation Accuracy (revised)*\n2 doc claims checked against the code: 1 contradicted")
+    assert "removed by 1a2b3c4" in text
+    assert UNDER_WAY_NOTE not in text  # the first judgement's caveat is gone with it
+
+
+def test_a_revision_overtaken_by_a_later_analysis_posts_only_what_changed(slack_responder: Any) -> None:
+    _, _, rejudged = first_and_revision()
+    incomplete = msgspec.structs.replace(rejudged, history_note="the 64 MiB budget stopped the fetch")
+    message = slack_responder.revision_message(incomplete, None)
+    assert slack_shape_errors(message) == []
+    assert "with the history now fetched (the 64 MiB budget stopped the fetch)." in message["blocks"][2]["text"]["text"]
+    assert message["blocks"][-1]["text"]["text"] == (
+        "A later analysis of this repository has been posted since: it is the current one."
+    )
+
+
+async def _posted(slack: FakeSlack, count: int) -> list[Any]:
+    for _ in range(600):  # a bound, not a timing assumption: the posts come when the consumers get to them
+        if len(slack.messages) >= count:
+            return slack.messages
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{len(slack.messages)} of {count} messages posted")
+
+
+async def _settled(bus: Bus, durable: str) -> None:
+    """Wait until the durable consumer has acknowledged everything it was given."""
+    for _ in range(600):
+        info = await bus.js.consumer_info("SEXTANT", durable)
+        if info.num_pending == 0 and info.num_ack_pending == 0 and info.delivered.stream_seq > 0:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{durable} did not settle")
+
+
+async def test_a_run_revised_with_history_is_posted_once_then_once_as_a_revision(
+    slack_responder: Any, slack: FakeSlack, tmp_path: Path
+) -> None:
+    first, revised, rejudged = first_and_revision()
+    _, _, unrevised = first_and_revision("run-u")
+    unrevised = msgspec.structs.replace(
+        unrevised,
+        revised=False,
+        analysis_event_id=None,
+        claims_after=BEFORE,
+        reason="the doc-claim findings are unchanged",
+    )
+    with EmbeddedNats(tmp_path / "nats") as server:
+        publisher = Bus(build_broker(server.url))
+        await publisher.connect()
+        try:
+            for event in (first, revised, rejudged, unrevised):  # in the order the analyzer publishes them
+                await publisher.publish(event)
+            stop = asyncio.Event()
+            env = {"SLACK_WEBHOOK_URL": slack.url, "NATS_URL": server.url}
+            responder = asyncio.create_task(slack_responder.run(env, stop))
+            messages = await _posted(slack, 2)
+            await _settled(publisher, "slack-responder")
+            await _settled(publisher, "slack-responder-revisions")
+            stop.set()
+            await responder
+        finally:
+            await publisher.close()
+
+    assert len(slack.messages) == 2  # the revised analysis is not a second, unrelated post; nothing for "unchanged"
+    headers = sorted(message["blocks"][0]["text"]["text"] for message in messages)
+    assert headers == [
+        "Sextant analysis revised: https://example.com/acme/shop.git",
+        "Sextant analysis: https://example.com/acme/shop.git",
+    ]
+    revision = next(message for message in messages if "revised" in message["blocks"][0]["text"]["text"])
+    assert "Changed: contradicted 0 → 1, unverifiable 1 → 0." in revision["blocks"][2]["text"]["text"]
+    assert "removed by 1a2b3c4" in revision["blocks"][-1]["text"]["text"]  # the revised findings, read from the stream

@@ -56,4 +56,4 @@ def test_the_line_names_what_changed_or_why_nothing_did() -> None:
     later = rejudged(reason="a later run indexed the repository since; its analysis reads the history")
     assert rejudged_line(later).startswith("doc claims not judged again: a later run")
     partial = rejudged(revised=True, claims_before=before, claims_after=after, history_note="budget reached")
-    assert rejudged_line(partial).endswith("(history still incomplete: budget reached)")
+    assert rejudged_line(partial).endswith("(history: budget reached)")

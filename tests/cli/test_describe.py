@@ -19,6 +19,7 @@ from sextant.contracts import (
     AnalysisCompleted,
     AnyEvent,
     ChunksIndexed,
+    ChunksSelected,
     DocClaimsRejudged,
     HistoryHydrated,
     Provenance,
@@ -119,3 +120,15 @@ def test_a_revised_analysis_names_the_one_it_replaces_and_a_fetch_that_follows_i
     assert isinstance(indexed, ChunksIndexed)
     assert summarize(msgspec.structs.replace(indexed, history_fetch_follows=True)).endswith("; history fetch follows")
     assert "history" not in summarize(indexed)
+
+
+def test_counts_read_as_words_and_a_median_as_its_day() -> None:
+    indexed = minimal(ChunksIndexed)
+    assert isinstance(indexed, ChunksIndexed)
+    assert "; 1 embedding call;" in summarize(msgspec.structs.replace(indexed, embedding_calls=1))
+    assert "; 3 embedding calls;" in summarize(msgspec.structs.replace(indexed, embedding_calls=3))
+    selected = minimal(ChunksSelected)
+    assert isinstance(selected, ChunksSelected)
+    dated = msgspec.structs.replace(selected, median_code="2025-04-03T04:25:26+00:00")
+    assert summarize(dated).endswith(", median 2025-04-03")
+    assert summarize(selected).endswith(", median unknown")

@@ -386,6 +386,7 @@ def test_a_fetch_under_way_says_a_revision_of_the_analysis_follows_it(git_repo: 
     assert "judged again" in note  # the first analysis is not the last word: a reader knows to wait
     assert "revised analysis" in note
     assert "next run's analysis" not in note  # the old wording, from before the reviser existed
+    assert len(note) <= 240  # the Documentation Accuracy section shows a history note up to 240 characters
 
     hydration = mirror.hydrate_history(source, state.head_sha)
     assert hydration is not None

@@ -43,9 +43,9 @@ def rejudged_line(event: DocClaimsRejudged) -> str:
         delta = event.claims_after.get(status, 0) - event.claims_before.get(status, 0)
         if delta:
             changes.append(f"{delta:+d} {status}")
-    line = "doc claims revised with history: " + (", ".join(changes) or "same counts, other findings")
+    line = "doc claims revised with history: " + (", ".join(changes) or "same counts by status, other evidence")
     if event.history_note:
-        line += f" (history still incomplete: {event.history_note})"
+        line += f" (history: {event.history_note})"  # the fetch's budget, or the history search's own
     return line
 
 

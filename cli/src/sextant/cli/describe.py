@@ -36,9 +36,9 @@ def skipped_counts(event: ChunksIndexed) -> str:
 _CLAIM_STATUSES = ("contradicted", "outdated", "unverifiable", "verified")
 
 
-def claim_counts(counts: dict[str, int]) -> str:
-    """``2 contradicted, 0 outdated, 5 unverifiable, 30 verified``: every status, in a fixed order."""
-    return ", ".join(f"{counts.get(status, 0)} {status}" for status in _CLAIM_STATUSES)
+def plural(count: int, noun: str) -> str:
+    """``1 embedding call``, ``3 embedding calls``."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def history_hydrated(event: HistoryHydrated) -> str:
@@ -59,8 +59,8 @@ def doc_claims_rejudged(event: DocClaimsRejudged) -> str:
         if event.claims_before.get(status, 0) != event.claims_after.get(status, 0)
     ]
     analysis = (event.analysis_event_id or "?")[:12]
-    line = f"revised analysis {analysis}: " + (", ".join(changes) or "same counts, other findings")
-    return line + (f" (history still incomplete: {event.history_note})" if event.history_note else "")
+    line = f"revised analysis {analysis}: " + (", ".join(changes) or "same counts by status, other evidence")
+    return line + (f" (history: {event.history_note})" if event.history_note else "")
 
 
 def analysis_completed(event: AnalysisCompleted) -> str:
@@ -89,7 +89,7 @@ def summarize(event: AnyEvent) -> str:  # noqa: PLR0911, PLR0912 — one short c
                 f"{event.files_seen} files: {event.files_added} added, {event.files_changed} changed, "
                 f"{event.files_unchanged} unchanged ({event.files_restamped} re-dated), {event.files_deleted} deleted, "
                 f"{len(event.failed_files)} failed{skipped_counts(event)}; {event.chunks_upserted} chunks written, "
-                f"{event.chunks_deleted} removed; {event.embedding_calls} embedding calls; "
+                f"{event.chunks_deleted} removed; {plural(event.embedding_calls, 'embedding call')}; "
                 f"recency {event.recency_status}; {event.duration_seconds:.1f}s"
                 + ("; history fetch follows" if event.history_fetch_follows else "")
             )
@@ -97,11 +97,11 @@ def summarize(event: AnyEvent) -> str:  # noqa: PLR0911, PLR0912 — one short c
             state = "complete" if event.complete else f"{event.points_missing} missing: {event.reason}"
             return (
                 f"vectors for review search: {event.points_total - event.points_missing}/{event.points_total} "
-                f"({state}); {event.points_embedded} written, {event.embedding_calls} embedding calls; "
+                f"({state}); {event.points_embedded} written, {plural(event.embedding_calls, 'embedding call')}; "
                 f"{event.duration_seconds:.1f}s"
             )
         case ChunksSelected():
-            median = event.median_code or "unknown"
+            median = event.median_code[:10] if event.median_code else "unknown"  # the day: the time says nothing
             return f"{event.purpose}: {len(event.chunks)} of {event.counts.total_chunks} chunks, median {median}"
         case HistoryHydrated():
             return history_hydrated(event)

@@ -81,9 +81,9 @@ _OBJECT_ID = re.compile(rb"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
 _ASKED_ONE_BY_ONE = 2048
 """Blobs whose presence is asked for one by one at most; more are looked up in the store's own list."""
 UNDER_WAY_NOTE = (
-    "history not searched: the blob-less clone's old file contents were still being fetched (a first index "
-    "run fetches them after its chunks are written; when that fetch ends, the doc claims are judged again "
-    "and a revised analysis of the run follows if a finding changed)"
+    "history not searched: the blob-less clone's old file contents were still being fetched (a first run "
+    "fetches them after indexing; when that ends the doc claims are judged again, and a revised analysis "
+    "follows if a finding changed)"
 )
 """The note `STATE_FILE` holds while a hydration runs, and after one that was stopped before its end.
 
@@ -92,7 +92,8 @@ finding history would have decided, so it says what comes next: the indexer publ
 HistoryHydrated when the fetch ends and the analysis reviser judges that run's claims again,
 publishing a revised analysis only when a finding changed (docs/analysis.md, "Revised with
 history"). A fetch killed before its end publishes nothing; the note stays, and the next run fetches
-what is missing before its own analysis reads the history."""
+what is missing before its own analysis reads the history. It stays under the 240 characters a
+report shows of a history note (``render_findings_markdown``)."""
 
 
 @dataclass(frozen=True)
