@@ -13,8 +13,8 @@ import json
 
 import pytest
 
-from sextant.cli.analyze_revision import rejudged_line
-from sextant.contracts import DocClaimsRejudged, RepoRef
+from sextant.cli.analyze_revision import NO_WAIT_REVISION_NOTE, FetchFollows, rejudged_line
+from sextant.contracts import ChunksIndexed, DocClaimsRejudged, RepoRef
 
 from ..conftest import GitRepo
 from ..doc_claims.test_blobless_fallback import sessions_history
@@ -57,3 +57,31 @@ def test_the_line_names_what_changed_or_why_nothing_did() -> None:
     assert rejudged_line(later).startswith("doc claims not judged again: a later run")
     partial = rejudged(revised=True, claims_before=before, claims_after=after, history_note="budget reached")
     assert rejudged_line(partial).endswith("(history: budget reached)")
+
+
+def test_no_wait_hears_whether_a_history_fetch_follows_and_waits_for_nothing_more() -> None:
+    repo = RepoRef.for_url("https://example.com/a/b.git")
+    watch = FetchFollows()
+    assert watch.wanted([event(ChunksIndexed, repo, "run-1", "i")]) == ()
+    assert not watch.follows
+    assert watch.wanted([event(ChunksIndexed, repo, "run-1", "i", history_fetch_follows=True)]) == ()
+    assert watch.follows
+    assert "judged again once its history fetch ends, which may be after this command" in NO_WAIT_REVISION_NOTE
+
+
+@pytest.mark.model
+def test_analyze_no_wait_says_when_the_revision_can_come_and_show_says_what_it_prints(
+    sextant: SextantRunner, git_repo: GitRepo
+) -> None:
+    sessions_history(git_repo)
+
+    result = sextant("analyze", git_repo.url, "--no-wait")
+
+    assert f"sextant: {NO_WAIT_REVISION_NOTE}" in result.stderr  # a first run of a blob-less mirror
+    shown = sextant("show", git_repo.url)
+    origin = next(line for line in shown.stderr.splitlines() if line.startswith("sextant: analysis of "))
+    revised = "it revises the run's first analysis" in origin
+    early = "judged without the whole history (see Provenance): a revision may follow" in origin
+    assert revised or early, origin  # whether the reviser finished before the command stopped depends on the machine
+    again = sextant("analyze", str(git_repo.root), "--no-wait")  # read in place: no fetch follows, nothing said
+    assert NO_WAIT_REVISION_NOTE not in again.stderr

@@ -149,7 +149,7 @@ def test_docs_check_on_an_unknown_folder_commit_or_a_url_is_one_line(
 ) -> None:
     git_repo.write("README.md", "# demo\n")
     git_repo.commit("one")
-    assert_one_line_mistake(sextant("docs-check", str(tmp_path / "nowhere"), check=False), "does not exist")
+    assert_one_line_mistake(sextant("docs-check", str(tmp_path / "nowhere"), check=False), "no such folder")
     unknown = sextant("docs-check", str(git_repo.root), "--commit", "no-such-ref", check=False)
     assert_one_line_mistake(unknown, "no-such-ref", "does not name a commit")
     url = sextant("docs-check", f"file://{git_repo.root}", check=False)

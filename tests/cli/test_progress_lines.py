@@ -123,3 +123,20 @@ def test_the_index_result_gives_the_vectors_first_figure() -> None:
         "  vectors for review search: 10/40",
         "  vectors for review search: 10/40, still working (10 s since it last moved)",
     ]
+
+
+def test_a_stage_s_report_that_comes_after_its_result_is_not_printed() -> None:
+    # Progress travels apart from the events: the indexer's last report can arrive after ChunksIndexed.
+    lines: list[str] = []
+    clock = Clock()
+    progress = ProgressLines(echo=lines.append, clock=clock)
+    repo = RepoRef.for_url("https://example.com/a/b.git")
+    progress.on_progress(report("indexer", 35, 99))
+    progress.heard(ChunksIndexed(event_id="i", run_id="run-1", occurred_at="2026-01-01T00:00:00Z", repo=repo))
+    progress.on_progress(report("indexer", 99, 99))
+    clock.now = 10
+    progress.tick()  # and the finished stage is not "still working" either
+    assert lines == [
+        f"  {'indexer':<19} 35/99 files (35%)",
+        "  still working (10 s since chunks.indexed)",
+    ]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from sextant.cli.repository_check import check_local_repository
+from sextant.cli.repository_check import check_local_repository, repository_location
 from sextant.cli.usage_problem import UsageError
 from sextant.gitsource.access import RepoSource, git_environment
 from sextant.gitsource.errors import GitSourceError
@@ -103,3 +103,26 @@ def test_index_of_a_subfolder_stops_before_anything_is_published(
         f"Sextant reads a repository from its top level: give {repo.root.resolve()}"
     )
     assert not Path(sextant_env["SEXTANT_HOME"]).exists()  # no runtime started, no request stored
+
+
+def test_a_file_is_refused_naming_the_repository_it_is_in(repo: GitRepo, tmp_path: Path) -> None:
+    with pytest.raises(UsageError) as refused:
+        check_local_repository(str(repo.root / "README.md"))
+    assert (
+        str(refused.value)
+        == f"{repo.root / 'README.md'} is a file, not a repository folder: give {repo.root.resolve()}"
+    )
+
+    loose = tmp_path / "notes.txt"
+    loose.write_text("x\n")
+    with pytest.raises(UsageError) as refused:
+        check_local_repository(str(loose))
+    assert str(refused.value).endswith("is a file, not a repository folder: give the repository's top-level folder")
+
+
+@pytest.mark.parametrize("typed", ["", "  "])
+def test_an_empty_repository_argument_is_refused_instead_of_meaning_the_current_folder(typed: str) -> None:
+    with pytest.raises(UsageError, match="the repository is empty: give a repository path or URL"):
+        repository_location(typed)
+    with pytest.raises(UsageError, match="the repository is empty"):
+        check_local_repository(typed)

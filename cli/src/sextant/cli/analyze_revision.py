@@ -86,3 +86,31 @@ class RevisionWatch:
             self.out.write_text(revised.markdown)
             typer.echo(f"sextant: wrote the revised analysis to {self.out}", err=True)
         typer.echo("sextant: the revised analysis is now the current one (`sextant show`)", err=True)
+
+
+NO_WAIT_REVISION_NOTE = (
+    "--no-wait: this first run's doc claims are judged again once its history fetch ends, which may be "
+    "after this command; then when the services next run (`sextant up`, or the next `sextant analyze`). "
+    "`sextant show` prints the current analysis"
+)
+"""What ``analyze --no-wait`` says when the run's history fetch follows: the revision may come later."""
+
+
+class FetchFollows:
+    """For ``--no-wait``: hears whether the run's history fetch follows its indexing, and waits for nothing.
+
+    The analysis then says its doc claims were judged without the history and that a revision
+    follows; without waiting, the command must say when that revision can come.
+    """
+
+    def __init__(self) -> None:
+        self.follows = False
+
+    def wanted(self, heard: Sequence[AnyEvent]) -> tuple[type[Event], ...]:
+        """Note whether a fetch follows; nothing more to wait for."""
+        self.follows = fetch_follows(heard)
+        return ()
+
+    def on_event(self, event: AnyEvent) -> None:
+        """Nothing to hear after the result."""
+        del event

@@ -9,14 +9,13 @@ from typing import Annotated
 import msgspec
 import typer
 
-from sextant.cli.repository_check import check_local_repository, check_repository, is_local
+from sextant.cli.repository_check import check_local_repository, check_repository, is_local, repository_location
 from sextant.config import provider_token
 from sextant.contracts import RepoRef
 from sextant.gitsource.access import Provider
 from sextant.gitsource.errors import GitSourceError
 from sextant.gitsource.recency import describe_scan, scan_recency
 from sextant.gitsource.repo_reference import source_for_repo
-from sextant.publish import normalize_repo_location
 from sextant.selection import ANALYSIS_LIMIT, select_analysis_chunks
 
 RepoArgument = Annotated[str, typer.Argument(help="Repository URL or local path.")]
@@ -39,7 +38,7 @@ def recency(
 ) -> None:
     """Scan git history for each file's last commit date (prints the map; a summary on stderr)."""
     try:
-        location = normalize_repo_location(repo)
+        location = repository_location(repo)
         check_repository(location, provider=_provider(provider), branch=branch)
         ref = RepoRef.for_url(location, provider=_provider(provider), branch=branch)
         # The CLI reads the user's own machine: a local path is what it is for.
@@ -67,7 +66,7 @@ def select(
     from sextant.chunkstore.model_store import store_for_model
     from sextant.embedding import embedder_from_env
 
-    location = normalize_repo_location(repo)
+    location = repository_location(repo)
     if is_local(location):
         check_local_repository(location)
     key = RepoRef.for_url(location, provider=provider).repo_key

@@ -7,10 +7,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from sextant.chunkstore import ChunkStore
-from sextant.cli.repository_check import local_git
+from sextant.cli.repository_check import local_git, repository_location
 from sextant.contracts import RepoRef
 from sextant.embedding import DenseEmbedder, SparseEncoder
-from sextant.publish import normalize_repo_location
 from sextant.reviewer.recency_context import DOC_HEADER_NOTE
 from sextant.search import CodeSearcher, SymbolFinder
 
@@ -37,7 +36,7 @@ def repo_refs_for(locations: Sequence[str], provider: str = "generic", cwd: Path
     """
     if not locations:
         locations = [str(current_repository(cwd or Path.cwd()))]
-    return [RepoRef.for_url(normalize_repo_location(location), provider=provider) for location in locations]
+    return [RepoRef.for_url(repository_location(location), provider=provider) for location in locations]
 
 
 def current_repository(start: Path) -> Path:

@@ -14,10 +14,11 @@ import typer
 
 from sextant.analyzer.previous_outputs import StreamOutputs
 from sextant.bus import await_events
-from sextant.cli.analyze_revision import RevisionWatch
+from sextant.cli.analyze_revision import NO_WAIT_REVISION_NOTE, FetchFollows, RevisionWatch
 from sextant.cli.describe import skipped_files
+from sextant.cli.output_origin import origin_line
 from sextant.cli.progress_lines import ProgressLines
-from sextant.cli.repository_check import check_local_repository, check_repository, is_local
+from sextant.cli.repository_check import check_local_repository, check_repository, is_local, repository_location
 from sextant.cli.run_watch import RUN_QUIET_SECONDS, RunFailedError, await_result, print_stage
 from sextant.cli.runtime import open_session
 from sextant.cli.tracing_setup import continued_trace
@@ -36,7 +37,7 @@ from sextant.contracts import (
     new_run_id,
     utc_now_iso,
 )
-from sextant.publish import build_repo_updated, normalize_repo_location
+from sextant.publish import build_repo_updated
 
 ResultT = TypeVar("ResultT", bound=Event)
 
@@ -200,7 +201,7 @@ def index(
     more); the command then waits for the dense vectors review and search use (unless ``--no-wait``),
     for as long as the embedder keeps reporting progress.
     """
-    check_repository(normalize_repo_location(repo), provider=provider, branch=branch)
+    check_repository(repository_location(repo), provider=provider, branch=branch)
     request = build_repo_updated(repo, provider=provider, branch=branch, force=force, run_id=new_run_id())
 
     def print_index(result: ChunksIndexed) -> None:
@@ -236,7 +237,7 @@ def analyze(
     and, when a first run's history fetch follows its indexing, says what judging the doc claims
     again with that history changed (see ``analyze_revision``).
     """
-    check_repository(normalize_repo_location(repo), provider=provider, branch=branch)
+    check_repository(repository_location(repo), provider=provider, branch=branch)
     request = build_repo_updated(repo, provider=provider, branch=branch, run_id=new_run_id())
 
     def print_analysis(result: AnalysisCompleted) -> None:
@@ -250,9 +251,12 @@ def analyze(
         sys.stdout.flush()
 
     later: tuple[type[Event], ...] = (SummaryCompleted,) if no_wait else (SummaryCompleted, ChunksEmbedded)
-    revision = None if no_wait else RevisionWatch(out=out, quiet=as_json)
+    fetch = FetchFollows()
+    revision = fetch if no_wait else RevisionWatch(out=out, quiet=as_json)
     run_to(request, AnalysisCompleted, quiet=as_json, then=later, on_result=print_analysis, follow_up=revision)
     _say_vectors_follow(no_wait=no_wait, quiet=as_json)
+    if fetch.follows and not as_json:
+        typer.echo(f"sextant: {NO_WAIT_REVISION_NOTE}", err=True)
 
 
 def _say_vectors_follow(*, no_wait: bool, quiet: bool) -> None:
@@ -270,7 +274,7 @@ def show(
     summary: Annotated[bool, typer.Option("--summary", help="Print the current summary instead.")] = False,
 ) -> None:
     """Print the current analysis (or summary) of a repository from the stream, without recomputing it."""
-    location = normalize_repo_location(repo)
+    location = repository_location(repo)
     if is_local(location):  # a mistyped path is a mistake; a URL not analysed yet just has no analysis
         check_local_repository(location)
     key = RepoRef.for_url(location, provider=provider).repo_key
@@ -282,8 +286,7 @@ def show(
     if as_json:
         typer.echo(encode_event(output).decode())
         return
-    if output.unchanged_since:
-        typer.echo(f"sextant: unchanged since {output.unchanged_since}", err=True)
+    typer.echo(f"sextant: {origin_line(output)}", err=True)
     text = output.markdown if isinstance(output, AnalysisCompleted) else output.markdown or output.summary
     typer.echo(text)
 
@@ -312,7 +315,7 @@ def review(
     """Review a change (base..head, or a diff file) with recency-aware context; print the review."""
     if diff_file is None and not (base and head):
         raise typer.BadParameter("give --base and --head, or --diff FILE")
-    location = normalize_repo_location(repo)  # refuses a URL with credentials before anything is sent
+    location = repository_location(repo)  # refuses a URL with credentials before anything is sent
     check_repository(location, provider=provider, refs=[ref for ref in (base, head) if ref and diff_file is None])
     repo_ref = RepoRef.for_url(location, provider=provider)
     run_id = new_run_id()

@@ -6,11 +6,14 @@ line when its work crosses the next tenth, and at least every ``EVERY_SECONDS`` 
 nothing moves for that long (a page of vectors on a slow model, a model call, a clone), ``tick`` says
 the run is still working and since when nothing moved, so a log never goes quiet for more than 10 s.
 The dense phase's line reads "vectors for review search: N/M", whether a progress report or the
-final ChunksEmbedded said it first (one line per figure).
+final ChunksEmbedded said it first (one line per figure). A stage whose result event was heard is
+done: a report of it that arrives later (progress travels apart from the events) is not printed, so
+no "indexer 99/99 files (100%)" comes after "chunks.indexed".
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable
@@ -18,6 +21,7 @@ from dataclasses import dataclass, field
 
 import typer
 
+from sextant.bootstrap import result_stages
 from sextant.bus import Progress
 from sextant.contracts import AnyEvent, ChunksEmbedded, ChunksIndexed, event_name
 
@@ -27,6 +31,7 @@ EVERY_SECONDS = 10.0
 """Longest time between two lines of a stage that is still moving."""
 DENSE_STAGE = "embedder"
 """The stage whose work is the dense vectors."""
+_stage_of_result = functools.cache(result_stages)
 
 
 def _stderr_line(line: str) -> None:
@@ -57,13 +62,15 @@ class ProgressLines:
     """When the last line of the run was printed (here, or a stage's event line, see ``heard``)."""
     _heard: str = ""
     _heard_at: float = field(default=-math.inf)
+    _finished: set[str] = field(default_factory=set)
+    """Stages whose result event was heard: their late reports are not printed."""
 
     def __post_init__(self) -> None:
         self._said_at = self._heard_at = self.clock()
 
     def on_progress(self, report: Progress) -> None:
         """Print a line if the stage crossed the next tenth, finished, or moved and was silent for 10 s."""
-        if not report.total:
+        if not report.total or report.stage in self._finished:
             return
         state = self._stages.setdefault(report.stage, _StageState())
         parts = round(1 / self.every_share)
@@ -91,6 +98,10 @@ class ProgressLines:
         """
         self._heard, self._said_at = event_name(type(event)), self.clock()
         self._heard_at = self._said_at
+        stage = _stage_of_result().get(self._heard)
+        if stage is not None and stage != DENSE_STAGE:  # the vectors' own figure ends with ChunksEmbedded
+            self._finished.add(stage)
+            self._stages.pop(stage, None)
         if isinstance(event, ChunksIndexed) and event.points_missing_dense and DENSE_STAGE not in self._stages:
             done = event.points_total - event.points_missing_dense
             self.on_progress(

@@ -25,6 +25,7 @@ from sextant.gitsource.errors import (
 from sextant.gitsource.git_process import run_git
 from sextant.gitsource.local_repository import resolve_local_git_dir
 from sextant.gitsource.remote_refs import RemoteUnreadableError, list_remote_refs
+from sextant.publish import normalize_repo_location
 
 CHECK_TIMEOUT_SECONDS = 30.0
 """A local rev-parse answers in milliseconds; the bound only guards against a stuck filesystem."""
@@ -40,6 +41,21 @@ def is_local(location: str) -> bool:
         True for a path.
     """
     return "://" not in location and not location.startswith("git@")
+
+
+def repository_location(typed: str) -> str:
+    """The location every service reads the same way (a path made absolute), refusing an empty one.
+
+    An empty argument would become the current folder, and the command would index whatever
+    repository the person happens to stand in.
+
+    Raises:
+        UsageError: when nothing was typed.
+        CredentialedUrlError: when a URL carries credentials.
+    """
+    if not typed.strip():
+        raise UsageError("the repository is empty: give a repository path or URL")
+    return normalize_repo_location(typed)
 
 
 def local_git(folder: Path, *args: str, timeout: float = CHECK_TIMEOUT_SECONDS) -> bytes | None:
@@ -154,7 +170,13 @@ def check_local_repository(location: str, *, branch: str | None = None, refs: Se
     Raises:
         UsageError: naming what is missing.
     """
+    if not location.strip():  # Path("") is the current folder: an empty argument is a slip, not a choice
+        raise UsageError("the repository is empty: give a repository path or URL")
     folder = Path(location).expanduser()
+    if folder.is_file():  # a path to a file in a repository: name the repository to give instead
+        top = _enclosing_repository(folder.parent)
+        instead = f"give {top}" if top is not None else "give the repository's top-level folder"
+        raise UsageError(f"{location} is a file, not a repository folder: {instead}")
     if not folder.is_dir():
         raise UsageError(f"no such folder: {location} (give a repository path or URL)")
     if not _is_repository_itself(folder):

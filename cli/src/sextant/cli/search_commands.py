@@ -19,10 +19,9 @@ from sextant.cli.index_access import (
     searcher_for,
     symbol_finder_for,
 )
-from sextant.cli.repository_check import check_local_repository, is_local
+from sextant.cli.repository_check import check_local_repository, is_local, repository_location
 from sextant.cli.search_render import outcome_lines, symbol_lines
 from sextant.embedding import DenseEmbedder
-from sextant.publish import normalize_repo_location
 from sextant.search import DEFAULT_RESULT_LIMIT, SearchRequest, SymbolReport
 
 ReposArgument = Annotated[
@@ -96,7 +95,7 @@ def _checked_repo_keys(repos: list[str], provider: str) -> list[str]:
     """The repos' keys; a local path that is not a git repository is a mistake (one line, exit 2)."""
     for repo in repos:
         if is_local(repo):
-            check_local_repository(normalize_repo_location(repo))
+            check_local_repository(repository_location(repo))
     return repo_keys_for(repos, provider)
 
 

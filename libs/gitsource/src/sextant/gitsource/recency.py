@@ -246,7 +246,9 @@ def resolve_commit(git_dir: Path, ref: str, *, env: Mapping[str, str], secrets: 
             git_dir=git_dir,
         )
     except GitCommandError:
-        raise BranchNotFoundError(f"{ref} does not name a commit (missing branch or empty repository)") from None
+        raise BranchNotFoundError(
+            f"{ref!r} does not name a commit of the repository (no such branch, tag or commit, or no commit yet)"
+        ) from None
     return out.decode("ascii").strip()
 
 
