@@ -11,7 +11,9 @@ when a finding changed, publishes a revised analysis of the same run and then `D
 with the claim counts before and after. The revised analysis is not posted as a second, unrelated
 one: a second durable consumer (`<durable>-revisions`) takes the `DocClaimsRejudged` and posts
 "Sextant analysis revised", the counts that changed (``contradicted 1 → 4``) and the revised
-findings, read from the stream (the revised analysis is the repository's current one).
+findings, read from the stream (the revised analysis is the repository's current one). A revision
+that changed no count (often only the evidence's wording: it names the history searched) is not
+posted; `sextant show` prints it.
 
     SLACK_WEBHOOK_URL=https://hooks.slack.com/services/… NATS_URL=nats://127.0.0.1:4222 \
         uv run --no-sync python examples/slack_responder/slack_responder.py
@@ -250,6 +252,12 @@ def claim_changes(rejudged: DocClaimsRejudged) -> str:
     return ", ".join(changes) or "the same counts by status, other evidence"
 
 
+def counts_changed(rejudged: DocClaimsRejudged) -> bool:
+    """Whether the second judgement changed any claim count (not only the evidence's wording)."""
+    before, after = rejudged.claims_before, rejudged.claims_after
+    return any(before.get(status, 0) != after.get(status, 0) for status in CLAIM_STATUSES)
+
+
 def revision_message(rejudged: DocClaimsRejudged, revised: AnalysisCompleted | None) -> dict[str, Any]:
     """The webhook message for a revised analysis: what changed since the run's first one, then its findings.
 
@@ -325,6 +333,11 @@ def create_router(bus: Bus, webhook: SlackWebhook, durable: str = DEFAULT_DURABL
     async def handle_rejudged(event: DocClaimsRejudged) -> Sequence[Event]:
         if not event.revised:
             logger.info("doc claims of %s (run %s) not revised: %s", event.repo.repo_key, event.run_id, event.reason)
+            return []
+        if not counts_changed(event):
+            # Typically only the evidence changed (it now names the history searched instead of "still
+            # being fetched"): a second post would say nothing the channel can act on.
+            logger.info("revision of %s (run %s) changed no count: not posted", event.repo.repo_key, event.run_id)
             return []
         await webhook.post(revision_message(event, await revised_analysis(bus, event)))
         logger.info("posted the revision of %s (run %s) to Slack", event.repo.repo_key, event.run_id)

@@ -368,11 +368,16 @@ async def test_a_run_revised_with_history_is_posted_once_then_once_as_a_revision
         claims_after=BEFORE,
         reason="the doc-claim findings are unchanged",
     )
+    # Another repository's run, revised, but only the evidence's wording changed: no count moved.
+    other = RepoRef.for_url("https://example.com/acme/other.git")
+    _, reworded_analysis, reworded = first_and_revision("run-w")
+    reworded_analysis = msgspec.structs.replace(reworded_analysis, repo=other)
+    reworded = msgspec.structs.replace(reworded, repo=other, claims_after=BEFORE)
     with EmbeddedNats(tmp_path / "nats") as server:
         publisher = Bus(build_broker(server.url))
         await publisher.connect()
         try:
-            for event in (first, revised, rejudged, unrevised):  # in the order the analyzer publishes them
+            for event in (first, revised, rejudged, unrevised, reworded_analysis, reworded):  # the analyzer's order
                 await publisher.publish(event)
             stop = asyncio.Event()
             env = {"SLACK_WEBHOOK_URL": slack.url, "NATS_URL": server.url}
@@ -385,7 +390,7 @@ async def test_a_run_revised_with_history_is_posted_once_then_once_as_a_revision
         finally:
             await publisher.close()
 
-    assert len(slack.messages) == 2  # the revised analysis is not a second, unrelated post; nothing for "unchanged"
+    assert len(slack.messages) == 2  # a revision is not a second, unrelated post; nothing when no count changed
     headers = sorted(message["blocks"][0]["text"]["text"] for message in messages)
     assert headers == [
         "Sextant analysis revised: https://example.com/acme/shop.git",
