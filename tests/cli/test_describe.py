@@ -24,6 +24,7 @@ from sextant.contracts import (
     HistoryHydrated,
     Provenance,
     RepoRef,
+    SkippedFiles,
     event_name,
 )
 from sextant.contracts.events import Event
@@ -127,8 +128,30 @@ def test_counts_read_as_words_and_a_median_as_its_day() -> None:
     assert isinstance(indexed, ChunksIndexed)
     assert "; 1 embedding call;" in summarize(msgspec.structs.replace(indexed, embedding_calls=1))
     assert "; 3 embedding calls;" in summarize(msgspec.structs.replace(indexed, embedding_calls=3))
+    assert "embedding call" not in summarize(indexed)  # dense vectors follow in ChunksEmbedded: no call to count
     selected = minimal(ChunksSelected)
     assert isinstance(selected, ChunksSelected)
     dated = msgspec.structs.replace(selected, median_code="2025-04-03T04:25:26+00:00")
     assert summarize(dated).endswith(", median 2025-04-03")
     assert summarize(selected).endswith(", median unknown")
+
+
+def test_an_index_line_names_only_the_counts_that_are_not_zero() -> None:
+    indexed = minimal(ChunksIndexed)
+    assert isinstance(indexed, ChunksIndexed)
+    first = msgspec.structs.replace(
+        indexed,
+        files_seen=163,
+        files_added=159,
+        files_unchanged=4,
+        skipped=[SkippedFiles(reason="binary", count=2)],
+        chunks_upserted=3182,
+        recency_status="computed",
+        duration_seconds=2.84,
+    )
+    line = summarize(first)
+    assert line == "163 files: 159 added, 4 unchanged (skipped: 2 binary); 3182 chunks written; recency computed; 2.8s"
+    assert len(f"  {'chunks.indexed':<19} {line}") <= 120  # was 230 characters for the same run
+    again = msgspec.structs.replace(indexed, files_seen=3, files_changed=1, files_restamped=2, chunks_deleted=4)
+    assert summarize(again).startswith("3 files: 1 changed, 2 re-dated; 0 chunks written, 4 removed;")
+    assert summarize(msgspec.structs.replace(indexed, files_seen=0)).startswith("0 files: nothing to index;")

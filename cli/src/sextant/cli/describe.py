@@ -41,6 +41,36 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
+def chunks_indexed(event: ChunksIndexed) -> str:
+    """What the index run did to the files and points, leaving out the counts that are zero.
+
+    ``163 files: 159 added, 4 unchanged (skipped: 2 binary); 3182 chunks written; recency computed; 2.8s``
+    — a line that names every zero ran past two terminal widths and hid the counts that mattered.
+    """
+    files = [
+        f"{count} {what}"
+        for count, what in (
+            (event.files_added, "added"),
+            (event.files_changed, "changed"),
+            (event.files_unchanged, "unchanged"),
+            (event.files_deleted, "deleted"),
+            (len(event.failed_files), "failed"),
+        )
+        if count
+    ]
+    if event.files_restamped:
+        files.append(f"{event.files_restamped} re-dated")
+    points = f"{plural(event.chunks_upserted, 'chunk')} written" + (
+        f", {event.chunks_deleted} removed" if event.chunks_deleted else ""
+    )
+    calls = f"; {plural(event.embedding_calls, 'embedding call')}" if event.embedding_calls else ""
+    follows = "; history fetch follows" if event.history_fetch_follows else ""
+    return (
+        f"{event.files_seen} files: {', '.join(files) or 'nothing to index'}{skipped_counts(event)}; {points}{calls}; "
+        f"recency {event.recency_status}; {event.duration_seconds:.1f}s{follows}"
+    )
+
+
 def history_hydrated(event: HistoryHydrated) -> str:
     """The end of a run's history fetch: its outcome, what it brought, why it stopped short."""
     size = f"{event.bytes_fetched / 1024 / 1024:.1f} MiB" if event.bytes_fetched else "0 bytes"
@@ -79,20 +109,13 @@ def summarize(event: AnyEvent) -> str:  # noqa: PLR0911, PLR0912 — one short c
     match event:
         case RepoUpdated():
             scope = f"{len(event.changed_paths)} changed paths" if event.changed_paths is not None else "full"
-            sha = (event.head_sha or "?")[:10]
+            sha = (event.head_sha or "latest")[:10]  # a push names its head; a CLI run takes the branch's latest
             return f"branch={event.repo.branch or 'default'} head={sha} {scope}{' force' if event.force else ''}"
         case FileRecencyComputed():
             detail = f"{event.files} files, {event.commits_read} commits, {event.seconds:.2f}s"
             return f"{event.status} ({event.mode}): " + (event.reason or detail)
         case ChunksIndexed():
-            return (
-                f"{event.files_seen} files: {event.files_added} added, {event.files_changed} changed, "
-                f"{event.files_unchanged} unchanged ({event.files_restamped} re-dated), {event.files_deleted} deleted, "
-                f"{len(event.failed_files)} failed{skipped_counts(event)}; {event.chunks_upserted} chunks written, "
-                f"{event.chunks_deleted} removed; {plural(event.embedding_calls, 'embedding call')}; "
-                f"recency {event.recency_status}; {event.duration_seconds:.1f}s"
-                + ("; history fetch follows" if event.history_fetch_follows else "")
-            )
+            return chunks_indexed(event)
         case ChunksEmbedded():
             state = "complete" if event.complete else f"{event.points_missing} missing: {event.reason}"
             return (

@@ -135,18 +135,35 @@ async def get_analysis(backend: McpBackend, repo: str | None) -> dict[str, Any]:
     event = await backend.session.bus.decode(raw.data or b"", dict(raw.headers or {}))
     if not isinstance(event, AnalysisCompleted):
         return {"repo_key": key, "analysis": None, "note": "the stream holds no readable analysis"}
-    provenance = {
-        "run_id": event.run_id, "event_id": event.event_id, "produced_at": event.occurred_at,
-        "age": age_words(event.occurred_at), "head_sha": event.head_sha, "model": event.model,
-        "provider": event.provider, "median_code": event.median_code, "stream_sequence": raw.seq,
-        "selection": _builtins(event.counts), "warnings": event.warnings,
-        "chunks_read": len(event.provenance.chunks), "code_chunks": event.provenance.code_chunks,
-        "doc_chunks": event.provenance.doc_chunks, "stale_docs": _builtins(event.provenance.stale_docs),
-        "claims_by_status": event.provenance.claims_by_status,
-    }  # fmt: skip
+    provenance = analysis_provenance(event, raw.seq)
     claims = [_builtins(claim) for claim in event.doc_claims if claim.status != "verified"]
     return {"trust": TRUST_RULE, "repo_key": key, "analysis": event.markdown, "provenance": provenance,
             "doc_claims_to_check": claims}  # fmt: skip
+
+
+def analysis_provenance(event: AnalysisCompleted, stream_sequence: int | None) -> dict[str, Any]:
+    """What an agent needs to weigh an analysis: which run wrote it and when, what it read, how its
+    doc claims were judged, which model at what cost, and whether dense vectors found anything.
+
+    Args:
+        event: The analysis.
+        stream_sequence: Its sequence in the stream.
+
+    Returns:
+        The provenance, JSON-ready.
+    """
+    p = event.provenance
+    return {
+        "run_id": event.run_id, "event_id": event.event_id, "produced_at": event.occurred_at,
+        "age": age_words(event.occurred_at), "head_sha": event.head_sha, "model": event.model,
+        "provider": event.provider, "median_code": event.median_code, "stream_sequence": stream_sequence,
+        "selection": _builtins(event.counts), "warnings": event.warnings,
+        "chunks_read": len(p.chunks), "code_chunks": p.code_chunks, "doc_chunks": p.doc_chunks,
+        "doc_share": p.doc_share, "stale_docs": _builtins(p.stale_docs), "claims_checked": p.claims_checked,
+        "claims_by_status": p.claims_by_status, "input_tokens": p.input_tokens, "output_tokens": p.output_tokens,
+        "dense_vectors": p.dense_vectors, "search": p.search, "unchanged_since": event.unchanged_since,
+        "doc_history_note": p.doc_history_note, "revision_of": p.revision_of,
+    }  # fmt: skip
 
 
 async def check_doc_claims(backend: McpBackend, repo: str | None, path: str | None) -> dict[str, Any]:
