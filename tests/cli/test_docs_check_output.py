@@ -70,3 +70,17 @@ def test_an_unknown_commit_is_named(repo: GitRepo) -> None:
     result = CliRunner().invoke(app, ["docs-check", str(repo.root), "--commit", "no-such-ref"])
     assert result.exit_code == 2
     assert result.stderr.startswith("sextant docs-check: 'no-such-ref' does not name a commit of the repository")
+
+
+def test_unverifiable_claims_counted_but_not_listed_say_where_they_are(repo: GitRepo) -> None:
+    repo.write("README.md", "Call `serve()`, then `vanished_helper()`.\n")
+    repo.commit("second")
+    result = CliRunner().invoke(app, ["docs-check", str(repo.root)])
+    report = json.loads(CliRunner().invoke(app, ["docs-check", str(repo.root), "--json"]).output)
+    unverifiable = report["totals"]["unverifiable"]
+    assert unverifiable >= 1
+    claims = "claim is" if unverifiable == 1 else "claims are"
+    assert (
+        result.output.splitlines()[-1]
+        == f"The {unverifiable} unverifiable {claims} not listed here; --json lists every finding."
+    )

@@ -65,6 +65,8 @@ def docs_check(
     else:
         typer.echo(f"Checked {repo} at commit {head[:12]}{_ref_note(commit)}, read from git in place.")
         typer.echo(render_findings_markdown(report, limit=_NO_LIMIT), nl=False)
+        if report.totals.unverifiable:  # counted above, listed nowhere: say where they are
+            typer.echo(_unlisted(report.totals.unverifiable))
     if report.totals.contradicted:
         raise typer.Exit(1)
 
@@ -72,6 +74,11 @@ def docs_check(
 def _refuse(message: str) -> NoReturn:
     typer.echo(f"sextant docs-check: {message}", err=True)
     raise typer.Exit(2)
+
+
+def _unlisted(unverifiable: int) -> str:
+    claims = "claim is" if unverifiable == 1 else "claims are"
+    return f"The {unverifiable} unverifiable {claims} not listed here; --json lists every finding."
 
 
 def _ref_note(commit: str) -> str:
