@@ -282,3 +282,23 @@ def test_a_flag_whose_several_word_name_the_code_has_is_not_called_absent(git_re
     assert flags[(4, "--hang-timeout")].status == "unverifiable"
     assert "hang_timeout appears in acme/cli.py" in flags[(4, "--hang-timeout")].evidence
     assert flags[(5, "--hang-limit")].status == "contradicted"
+
+
+def test_option_names_listed_one_per_line_under_their_type_declare_flags(git_repo: GitRepo) -> None:
+    # mocha 12 groups its run options by type, one name per line (lib/cli/run-option-metadata.cjs)
+    git_repo.write("package.json", '{"name": "acme", "bin": {"acme": "bin/acme.js"}}\n')
+    git_repo.write("bin/acme.js", "require('../lib/cli').main();\n")
+    git_repo.write(
+        "lib/cli/run-option-metadata.cjs",
+        'const types = {\n  array: [\n    "extension",\n    "watch-files",\n  ],\n'
+        '  boolean: [\n    "exit",\n    "recursive",\n  ],\n  number: ["retries", "jobs"],\n};\n'
+        "const helpers = [\n  frob(),\n];\nmodule.exports = { types, helpers };\n",
+    )
+    doc = "# Use\n\n```console\n$ acme --extension ts --watch-files a --exit --recursive --jobs 2 --bail\n```\n"
+    git_repo.write("README.md", doc)
+
+    flags = _flags(git_repo, doc)
+
+    for flag in ("--extension", "--watch-files", "--exit", "--recursive", "--jobs"):
+        assert flags[(4, flag)].status == "verified", flags[(4, flag)]
+    assert flags[(4, "--bail")].status == "contradicted"  # declared nowhere

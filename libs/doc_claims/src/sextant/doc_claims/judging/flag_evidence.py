@@ -59,6 +59,10 @@ _JS_OPTION_CALL = re.compile(
     r"\.(?:option|options|positional|boolean|string|number|array|count|alias)\(\s*['\"]([A-Za-z][\w-]*)['\"]"
 )
 _JS_ALIAS = re.compile(r"\balias\s*:\s*\[?([^\]\n}]*)")
+# A list of option names written one per line under its key (`boolean: [` then `"exit",` lines, then `],`),
+# as mocha's run options are grouped by type.
+_JS_LIST_OPENED = re.compile(r"^\s*(['\"]?)[A-Za-z][\w-]*\1\s*:\s*\[[^\]]*$")
+_JS_LIST_ITEM = re.compile(r"^\s*(['\"])([A-Za-z][\w-]*)\1\s*,?\s*$")
 # A Go flag's names: strings on a line that declares a flag (`Name: "app, a"`, `Flags().StringP("app", "a"`).
 _GO_FLAG_LINE = re.compile(
     r"\bName\s*:|\bAliases\s*:|\bFlags\(\)\.|\bflag\.\w+\(|\bfs\.\w+Var\w*\(|\bPersistentFlags\(\)\."
@@ -134,7 +138,15 @@ def option_names(path: str, text: str) -> Iterator[tuple[int, str]]:
         (line offset, flag or name).
     """
     javascript, go, python = path.endswith(_JS_EXTENSIONS), path.endswith(".go"), path.endswith((".py", ".pyi"))
+    in_list = False
     for offset, line in enumerate(text.split("\n")):
+        if javascript and in_list:
+            if (item := _JS_LIST_ITEM.match(line)) is not None:
+                yield offset, item.group(2)
+                continue
+            in_list = False
+        if javascript and _JS_LIST_OPENED.match(line):
+            in_list = True
         for flag in _LONG_FLAG.findall(line):
             yield offset, flag
         if "-" in line:
