@@ -39,6 +39,15 @@ def request(method, url, *, params=None):
 
 def frozen(instance, attribute, new_value):
     return new_value
+
+
+class Fingerprint:
+    def __init__(self, fingerprint: bytes) -> None:
+        self.fingerprint = fingerprint
+
+
+def add_routes(self, routes):
+    return list(routes)
 """
 DOC = """\
 Client reference
@@ -68,6 +77,12 @@ Client reference
 .. function:: request(method, url, *, params=None, chunked=False)
 
 .. function:: frozen(same_as_define)
+
+.. class:: Fingerprint(digest)
+
+   :param bytes digest: SHA256 digest of the certificate.
+
+.. function:: add_routes(routes)
 """
 
 
@@ -135,3 +150,20 @@ def test_a_signature_sharing_no_parameter_with_the_definition_is_not_held_to_it(
     # `attr.frozen(same_as_define)` reached another `frozen` (a setter's): with no parameter in
     # common, the doc and the code may not speak of the same callable.
     assert [r for r, _ in _on(report, ".. function:: frozen(same_as_define)")] == ["frozen(same_as_define)"]
+
+
+def test_the_one_parameter_a_doc_documents_under_another_name_than_the_definitions_one_is_contradicted(
+    report: DocCheckReport,
+) -> None:
+    # aiohttp's `.. class:: Fingerprint(digest)` after the constructor's one parameter became
+    # `fingerprint`: one documented, one taken, so the same parameter renamed.
+    assert ("Fingerprint(digest)", "contradicted") in _on(report, ".. class:: Fingerprint(digest)")
+    assert _on(report, "   :param bytes digest: SHA256 digest of the certificate.") == [
+        ("Fingerprint(digest)", "contradicted")
+    ]
+    found = [f for f in report.findings if f.ref == "Fingerprint(digest)" and f.status == "contradicted"]
+    evidence = found[0].evidence
+    assert evidence == (
+        "Fingerprint.__init__ takes no parameter digest; its one parameter is fingerprint (acme/client.py:27)"
+    )
+    assert [s for _, s in _on(report, ".. function:: add_routes(routes)")] == ["verified"]  # the same name

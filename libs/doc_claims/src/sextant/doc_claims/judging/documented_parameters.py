@@ -6,7 +6,9 @@ declares its constructor, none of those declarations takes `conn_timeout`, and n
 it does not name (`*args`, `**kwargs`: what they accept is not read here), the doc is wrong today,
 whenever the parameter went: the claim is contradicted, with the parameters the definition does take
 as the evidence. Another parameter the doc documents for it must be one the definition takes, so
-the doc and the code are known to speak of the same callable. A parameter lost after the doc's line
+the doc and the code are known to speak of the same callable; or, when the doc documents one
+parameter and the definition takes exactly one other, that one parameter was renamed
+(`Fingerprint(digest)` against `def __init__(self, fingerprint)`). A parameter lost after the doc's line
 was written is the outdated rule's (judging/definition_changes), which names the commit; this rule
 covers the rest (a doc line rewritten after the parameter went, as a maintained branch's docs merged
 into the main line).
@@ -38,8 +40,9 @@ def parameter_not_taken(claim: Claim, site: SymbolSite, facts: CodeFacts, docume
         documented: Every parameter the doc documents for the same definition (slots and fields).
             One of the others must be one the definition takes: the doc and the code then agree
             it is the same callable (`attr.frozen(same_as_define)` is no parameter list of the
-            `frozen` the name reaches), and one parameter alone renamed in a doc (`digest` for
-            `fingerprint`) is left as it is.
+            three-parameter `frozen` the name reaches). Or the doc documents one parameter and
+            the definition takes exactly one: `Fingerprint(digest)` for `Fingerprint(fingerprint)`
+            is that parameter renamed.
 
     Returns:
         The evidence (the parameters the definition takes), or None when the definition takes the
@@ -48,9 +51,15 @@ def parameter_not_taken(claim: Claim, site: SymbolSite, facts: CodeFacts, docume
     if claim.parameter is None or claim.in_history_sentence or claim.in_sample:
         return None
     taken = _taken(site, facts)
-    if taken is None or claim.parameter in taken[1] or not (documented - {claim.parameter}) & set(taken[1]):
+    if taken is None or claim.parameter in taken[1]:
         return None
     declared, names = taken
+    if len(names) == 1 and documented == {claim.parameter}:
+        # One documented, one taken: the same callable's one parameter under another name.
+        where = f"{site.path}:{site.line}"
+        return f"{declared} takes no parameter {claim.parameter}; its one parameter is {names[0]} ({where})"
+    if not (documented - {claim.parameter}) & set(names):
+        return None
     listed = ", ".join(names) if names else "no parameters"
     return f"{declared} takes no parameter {claim.parameter} (it takes {listed}: {site.path}:{site.line})"
 
