@@ -201,3 +201,33 @@ def test_one_capitalised_word_in_rest_interpreted_text_is_a_class_an_alarm_only_
     assert found[("docs/extending.rst", "Redis")].status == "unverifiable"  # a product's name: never ours
     # Markdown code (and a reST literal) is as often a field of the doc's own example: not read so.
     assert ("docs/models.md", "Autoreloader") not in found
+
+
+def test_a_plural_slip_of_a_several_word_name_and_the_name_a_removed_section_says_to_use_are_findings(
+    git_repo: GitRepo,
+) -> None:
+    # celery's `revoke_by_stamped_header` for `revoke_by_stamped_headers`; pytest's "Removed
+    # features" section telling readers to "Use the ``pytest_warning_recored`` hook instead".
+    git_repo.write("acme/__init__.py", "")
+    git_repo.write(
+        "acme/control.py",
+        "def revoke_by_stamped_headers(headers):\n    return headers\n\n\n"
+        "def pytest_warning_recorded(warning, nodeid):\n    return nodeid\n",
+    )
+    git_repo.write(
+        "docs/workers.rst",
+        "Workers\n=======\n\nCall ``revoke_by_stamped_header`` to revoke by stamp.\n\n"
+        "Removed features\n================\n\nThe ``pytest_warning_captured`` hook\n"
+        "------------------------------------\n\nIt was removed in 7.0.\n\n"
+        "Use the ``pytest_warning_recored`` hook instead, which takes a ``nodeid``.\n",
+    )
+    git_repo.commit("Start", date="2019-01-01T10:00:00+00:00")
+    _bumps(git_repo, 10, 2)
+
+    by_ref = {f.ref: f for f in check_repository(git_repo.root).findings}
+
+    slip = by_ref["revoke_by_stamped_header"]
+    assert (slip.status, slip.replacement) == ("contradicted", "revoke_by_stamped_headers")
+    told = by_ref["pytest_warning_recored"]
+    assert (told.status, told.replacement) == ("contradicted", "pytest_warning_recorded")
+    assert by_ref["pytest_warning_captured"].status != "contradicted"  # the removed hook: history

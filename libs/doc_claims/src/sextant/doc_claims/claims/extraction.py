@@ -178,7 +178,7 @@ def extract_claims(doc_path: str, text: str, *, first_line: int = 1) -> list[Cla
                         linked=draft.linked,
                         forge=draft.forge,
                         in_history_sentence=_tells_history(text, mention.offset, sentence)
-                        or in_spans(mention.offset, removed_sections),
+                        or (in_spans(mention.offset, removed_sections) and not _use_instead(sentence, mention.text)),
                         owner=_owner(mention, text, sentence),
                         in_sample=mention.form in {"sample_name", "imported_use"},
                         as_imported=mention.form == "imported_use",
@@ -195,6 +195,16 @@ def _documented_parameter(mention: Mention, text: str) -> str | None:
     if mention.role.startswith((FIELD_ROLE, PARAMETER_ROLE)):
         return text[mention.offset : mention.end]
     return None
+
+
+# "Use the `pytest_warning_recorded` hook instead": in a section about what was removed, the name
+# the reader is told to use now is today's.
+_USE_INSTEAD = re.compile(r"\buse\b(.{1,120}?)\binstead\b", re.I | re.S)
+
+
+def _use_instead(sentence: str, name: str) -> bool:
+    """Whether the sentence tells the reader to use the name instead (of what a history section retires)."""
+    return any(name in match.group(1) for match in _USE_INSTEAD.finditer(sentence))
 
 
 def _tells_history(text: str, offset: int, sentence: str) -> bool:

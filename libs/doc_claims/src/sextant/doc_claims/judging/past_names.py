@@ -488,7 +488,13 @@ def _same_shape(a: str, b: str) -> bool:
 
 
 def _same_word(a: str, b: str) -> bool:
-    return a.lower().rstrip("s") == b.lower().rstrip("s")
+    """Whether two names are one word in another case or number (`parseCallback`, `ParseCallback`;
+    `header`, `Headers`). A name of several words that differs only in a plural ending, in the same
+    case, is a slip (`revoke_by_stamped_header` for `revoke_by_stamped_headers`)."""
+    if a.lower() == b.lower():
+        return True
+    plural_only = a.lower().rstrip("s") == b.lower().rstrip("s")
+    return plural_only and (len(_WORD.findall(a)) < 2 or not _same_shape(a, b))
 
 
 def replacement_for(name: str, added: tuple[str, ...], facts: CodeFacts) -> str | None:
