@@ -74,12 +74,45 @@ def test_a_class_that_lived_between_samples_past_the_commit_budget_is_unverifiab
         git_repo.commit(f"Commit {index}", date=f"2020-02-{index:02d}T10:00:00+00:00")
 
     within = _finding(_check(git_repo.root, HistoryBudget(between_commits=16)), "ShortLivedPool")
-    beyond = _finding(_check(git_repo.root, HistoryBudget(between_commits=8)), "ShortLivedPool")
+    beyond = _finding(_check(git_repo.root, HistoryBudget(between_commits=8, older_commits=0)), "ShortLivedPool")
 
     assert within == ("contradicted", within[1])
     assert within[1].startswith("defined in acme/pool.py until 2020-02-10")
     assert beyond[0] == "unverifiable"
     assert "history between the sampled trees read back to 2020-02-12 (8 commits; its work budget is 8" in beyond[1]
+
+
+def test_a_name_a_side_branch_defined_and_renamed_before_its_merge_is_found_in_the_older_history(
+    git_repo: GitRepo,
+) -> None:
+    # aiohttp's `TCPConnector.dns_cache`: a branch added it and renamed it `use_dns_cache` the same
+    # day, then was merged, so no first-parent diff and no sampled tree holds it. Past the first-parent
+    # pass's 8 commits, one pass over every older commit's own diff finds it, within `older_commits`.
+    git_repo.write("acme/__init__.py", "")
+    git_repo.write("acme/connector.py", "class Connector:\n    pass\n")
+    git_repo.write("docs/guide.md", "# Guide\n\nCall `dns_cache()` to see the cache.\n")
+    git_repo.commit("Start", date="2020-01-01T10:00:00+00:00")
+    git_repo.git("checkout", "-q", "-b", "dns")
+    git_repo.write("acme/connector.py", "class Connector:\n    def dns_cache(self):\n        return {}\n")
+    git_repo.commit("cache_dns -> dns_cache", date="2020-01-02T10:00:00+00:00")
+    git_repo.write("acme/connector.py", "class Connector:\n    def use_dns_cache(self):\n        return {}\n")
+    git_repo.commit("Rename to use_dns_cache", date="2020-01-02T12:00:00+00:00")
+    git_repo.git("checkout", "-q", "main")
+    git_repo.git("merge", "-q", "--no-ff", "-m", "Merge dns", "dns", date="2020-01-03T10:00:00+00:00")
+    for index in range(1, 21):
+        git_repo.write("acme/version.py", f"VERSION = {index}\n")
+        git_repo.commit(f"Commit {index}", date=f"2020-02-{index:02d}T10:00:00+00:00")
+
+    read = _finding(_check(git_repo.root, HistoryBudget(between_commits=8)), "dns_cache()")
+    unread = _finding(_check(git_repo.root, HistoryBudget(between_commits=8, older_commits=16)), "dns_cache()")
+
+    assert read[0] == "contradicted"
+    assert read[1] == (
+        "defined in acme/connector.py until 2020-01-02; removed by "
+        f"{git_repo.git('rev-parse', '--short=7', 'dns').strip()} 'Rename to use_dns_cache'; now use_dns_cache"
+    )
+    assert unread[0] == "unverifiable"  # 23 commits are more than its 16: the cut says where it stopped
+    assert "history between the sampled trees read back to" in unread[1]
 
 
 def test_a_name_never_defined_stays_unverifiable_when_the_removal_pass_outgrows_its_output_budget(

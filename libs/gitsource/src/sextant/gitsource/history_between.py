@@ -115,6 +115,16 @@ def search_between_samples(
         newer, newer_depth = oldest, depth
         if len(found) == len(names) or search.between_note is not None:
             break
+    if search.between_note is not None and search.between_note.startswith(_REACHED):
+        # Also the names a sampled tree only used (a test's keyword, a message): their definition may
+        # have lived between older samples.
+        weak = {name for name, past in search.found.items() if not past.defined}
+        older = sorted((set(names) | (weak - set(used))) - set(found))
+        if older:
+            older_regex = r"(^|[^A-Za-z0-9_$])" + ere_alternation(older) + r"([^A-Za-z0-9_$]|$)"
+            _search_older_history(
+                repo, search, names=older, oldest_read=newer, regex=older_regex, found=found, named=named, clock=clock
+            )
     for name, past in named.items():
         found.setdefault(name, past)  # only ever used, not defined: weaker (a parameter counts, see past_names)
     search.found = {**search.found, **found}
@@ -187,9 +197,71 @@ def _past(name: str, path: str, line: str, commit: CommitRef) -> PastDefinition:
     return PastDefinition(name, path, 0, line.strip()[:200], seen_at=commit, removed_by=commit)
 
 
+def _search_older_history(
+    repo: HistoryRepository,
+    search: DefinitionSearch,
+    *,
+    names: list[str],
+    oldest_read: str,
+    regex: str,
+    found: dict[str, PastDefinition],
+    named: dict[str, PastDefinition],
+    clock: SafetyClock,
+) -> None:
+    """Read, in one pass, every commit older than the stretches the first-parent pass reached, side
+    branches' too, when there are few enough of them (`HistoryBudget.older_commits`).
+
+    A first-parent diff shows a side branch only as its merge's net change, so a name that a branch
+    added and renamed before it was merged (aiohttp's `TCPConnector.dns_cache`, `use_dns_cache`
+    within the day) is in no first-parent diff and no sampled tree. Each commit's own diff (merges
+    left out: their first-parent diffs repeat their branches') is read once; test, sample and doc
+    folders are left out, since what they define is no API. The size is counted from the history
+    itself (first-parent depth, then every commit), never from a clock: git/git's 24k first-parent
+    commits are past the budget before anything is counted, so its cost there is nil.
+    """
+    budget = search.budget
+    depth = search.depths[-1] if search.depths else budget.older_commits + 1
+    if depth > budget.older_commits or search.bytes_read >= budget.output_bytes:
+        return
+    try:
+        count = int(repo.git(["rev-list", "--count", "--no-merges", oldest_read]).strip() or b"0")
+        if count > budget.older_commits:
+            return
+        out = dataclasses.replace(repo, timeout=max(clock.remaining(), 0.1)).git(
+            [
+                "log",
+                "--no-merges",
+                "-p",
+                *PATCH_LOG_OPTIONS,
+                f"-G{regex}",
+                oldest_read,
+                "--",
+                *CODE_PATHSPECS,
+                *_NOT_API_PATHSPECS,
+            ]
+        )
+    except (GitSourceError, ValueError):
+        return  # a blob a partial clone lacks, a timeout: what the stretches found stands, as their note says
+    if search.bytes_read + len(out) > budget.output_bytes:
+        return  # a partial read would call the newest removal in it the removing commit: keep the note
+    search.bytes_read += len(out)
+    _read_removals(out.decode("utf-8", "replace"), names, found, named)
+    search.between_note = None  # the whole history was read
+
+
+_REACHED = "history between the sampled trees read back to"
+_NOT_API_FOLDERS = ("test", "tests", "testing", "t", "docs", "doc", "examples", "example", "vendor", "node_modules")
+_NOT_API_PATHSPECS = (
+    *(f":(exclude,glob)**/{folder}/**" for folder in _NOT_API_FOLDERS),
+    ":(exclude,glob)**/test_*.py",
+    ":(exclude,glob)**/*_test.go",
+    ":(exclude,glob)**/*.spec.js",
+)
+
+
 def _reached_note(index: int, samples: list[tuple[str, CommitRef]], commits: int, budget: int) -> str:
     reached = samples[index - 1][1].day[:10] if index > 0 else "the head"
     return (
-        f"history between the sampled trees read back to {reached} ({commits:,} commits; its work budget is "
+        f"{_REACHED} {reached} ({commits:,} commits; its work budget is "
         f"{budget:,} commits); a name that lived and died before that is not found"
     )

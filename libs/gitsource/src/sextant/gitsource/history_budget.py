@@ -28,6 +28,11 @@ BETWEEN_COMMITS = 1024
 """First-parent commits the pass between the samples reads, newest first: a history of that size is
 read whole; on git/git (whose merges carry large diffs) it is about a year, ~2 s of CPU. 2,048 took
 the history look-ups to 1.51x the recency scan's CPU there, 1,024 to 1.13x (load 22)."""
+OLDER_COMMITS = 16_384
+"""Commits (merges left out) older than the first-parent pass's reach that one more pass may read,
+each commit's own diff, side branches' too, when the whole history is at most this long (its
+first-parent depth first, then every commit): aiohttp's 14k commits are read, ~0.7-3.4 s of CPU, while
+git/git's 24k first-parent commits are past it before anything is counted."""
 BLAME_COMMITS = 100_000
 """Commits blame may walk over all docs, counting each doc's blame as the whole first-parent history
 (what it walks at most): 4 docs on git/git (24k first-parent commits, ~0.3 s of CPU per doc
@@ -49,6 +54,7 @@ class HistoryBudget:
     source_bytes: int = SOURCE_BYTES
     halfway_source_bytes: int = HALFWAY_SOURCE_BYTES
     between_commits: int = BETWEEN_COMMITS
+    older_commits: int = OLDER_COMMITS
     blame_commits: int = BLAME_COMMITS
     definition_source_bytes: int = DEFINITION_SOURCE_BYTES
     output_bytes: int = OUTPUT_BYTES
