@@ -231,3 +231,20 @@ def test_a_plural_slip_of_a_several_word_name_and_the_name_a_removed_section_say
     told = by_ref["pytest_warning_recored"]
     assert (told.status, told.replacement) == ("contradicted", "pytest_warning_recorded")
     assert by_ref["pytest_warning_captured"].status != "contradicted"  # the removed hook: history
+
+
+def test_a_two_word_plural_beside_one_of_our_names_is_no_slip(git_repo: GitRepo) -> None:
+    # yargs: "you can get access to `defaultCompletions`" (what a callback receives) beside the
+    # method `defaultCompletion`.
+    git_repo.write(
+        "lib/completion.js",
+        "function defaultCompletion(args) {\n  return args;\n}\nmodule.exports = { defaultCompletion };\n",
+    )
+    git_repo.write("package.json", '{"name": "acme"}\n')
+    git_repo.write("docs/api.md", "# API\n\nWith a callback you get access to `defaultCompletions`.\n")
+    git_repo.commit("Start", date="2019-01-01T10:00:00+00:00")
+    _bumps(git_repo, 10, 2)
+
+    by_ref = {f.ref: f for f in check_repository(git_repo.root).findings}
+
+    assert by_ref["defaultCompletions"].status != "contradicted"

@@ -489,12 +489,18 @@ def _same_shape(a: str, b: str) -> bool:
 
 def _same_word(a: str, b: str) -> bool:
     """Whether two names are one word in another case or number (`parseCallback`, `ParseCallback`;
-    `header`, `Headers`). A name of several words that differs only in a plural ending, in the same
-    case, is a slip (`revoke_by_stamped_header` for `revoke_by_stamped_headers`)."""
+    `header`, `Headers`). A name of three words or more that differs only in a plural ending, in the
+    same case, is a slip (`revoke_by_stamped_header` for `revoke_by_stamped_headers`)."""
     if a.lower() == b.lower():
         return True
     plural_only = a.lower().rstrip("s") == b.lower().rstrip("s")
-    return plural_only and (len(_WORD.findall(a)) < 2 or not _same_shape(a, b))
+    return plural_only and (len(_WORD.findall(a)) < _PLURAL_SLIP_WORDS or not _same_shape(a, b))
+
+
+_PLURAL_SLIP_WORDS = 3
+"""Words a name needs for a plural-only difference to be a slip: yargs' docs call the completions a
+callback receives `defaultCompletions` beside the method `defaultCompletion` (a variable named
+after the function), while `revoke_by_stamped_header` names the command itself."""
 
 
 def replacement_for(name: str, added: tuple[str, ...], facts: CodeFacts) -> str | None:
