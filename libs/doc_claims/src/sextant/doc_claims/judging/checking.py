@@ -600,9 +600,9 @@ def _flag_resolution(claim: Claim, flag: str, facts: CodeFacts, *, go: bool) -> 
     where = f"; it appears only in {_where(mention)}, which declares no option" if mention is not None else ""
     if claim.explicit:
         return Resolution("contradicted", f"no option of the code declares {flag}{where}")
-    return Resolution(
-        "unverifiable", f"no option of the code declares {flag}{where}; a short flag may belong to another tool"
-    )
+    alone = "a short flag" if not flag.startswith("--") else "a flag the doc does not tie to one of our programs"
+    why = f"no option of the code declares {flag}{where}; {alone} may belong to another tool"
+    return Resolution("unverifiable", why)
 
 
 def _declares_command(word: str, facts: CodeFacts) -> bool:
