@@ -115,6 +115,30 @@ def test_a_name_a_side_branch_defined_and_renamed_before_its_merge_is_found_in_t
     assert "history between the sampled trees read back to" in unread[1]
 
 
+def test_a_vendored_project_s_old_class_is_not_the_other_package_s_name_a_sample_imports(git_repo: GitRepo) -> None:
+    # celery once held `celerymon/`, a project with its own `class Site`; its docs' sample imports
+    # Django's `Site`, and `celery/contrib/django/` makes `django` one of its package names.
+    git_repo.write("acme/__init__.py", "")
+    git_repo.write("acme/fixups/django.py", "def fixup(app):\n    return app\n")
+    git_repo.write("acme/contrib/django/__init__.py", "")
+    git_repo.write("acme/contrib/django/task.py", "class DjangoTask:\n    pass\n")
+    git_repo.write("docs/tasks.rst", "Tasks\n=====\n\nUse ``django.contrib.sites.models.Site`` for the domain.\n")
+    git_repo.commit("Start", date="2010-01-01T10:00:00+00:00")
+    git_repo.write("monitor/monitor/web.py", "class Site:\n    pass\n")
+    git_repo.commit("Add monitor", date="2010-01-02T10:00:00+00:00")
+    git_repo.remove("monitor/monitor/web.py")
+    git_repo.commit("Removed monitor, moved elsewhere", date="2010-02-01T10:00:00+00:00")
+    for index in range(1, 21):
+        git_repo.write("acme/version.py", f"VERSION = {index}\n")
+        git_repo.commit(f"Commit {index}", date=f"2020-02-{index:02d}T10:00:00+00:00")
+
+    status, evidence = _finding(
+        _check(git_repo.root, HistoryBudget(between_commits=8)), "django.contrib.sites.models.Site"
+    )
+
+    assert status == "unverifiable", evidence  # before: "defined in monitor/monitor/web.py until 2010-02-01"
+
+
 def test_a_name_never_defined_stays_unverifiable_when_the_removal_pass_outgrows_its_output_budget(
     git_repo: GitRepo,
 ) -> None:

@@ -119,7 +119,10 @@ def search_between_samples(
         # Also the names a sampled tree only used (a test's keyword, a message): their definition may
         # have lived between older samples.
         weak = {name for name, past in search.found.items() if not past.defined}
-        older = sorted((set(names) | (weak - set(used))) - set(found))
+        # Not settings' and environment variables' upper-case keys: reading one is its "definition",
+        # and a key read in 2010 by `getattr(settings, "CASSANDRA_COLUMN_FAMILY")`, then again until
+        # 2015 by `conf.get(...)`, would be dated by the older read (celery's 4.0 settings table).
+        older = sorted(n for n in (set(names) | (weak - set(used))) - set(found) if not n.isupper())
         if older:
             older_regex = r"(^|[^A-Za-z0-9_$])" + ere_alternation(older) + r"([^A-Za-z0-9_$]|$)"
             _search_older_history(

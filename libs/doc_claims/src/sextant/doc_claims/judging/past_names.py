@@ -93,16 +93,7 @@ def revise_with_past_names(
         if not name or claim.kind not in _LOOKED_UP or resolution.status == "verified" or name not in search.searched:
             revised.append((claim, _revised_mention(claim, resolution, search, facts, starts)))
             continue
-        past = search.found.get(name)
-        past = None if past is not None and is_maintainer_script(past.path) else past  # never the library's API
-        if past is not None and resolution.absent_scope and not _in_scope(past.path, resolution.absent_scope, facts):
-            past = None  # defined once, but elsewhere than the module the doc names
-        if past is not None and past.removed_by is None:
-            past = None  # no commit after it drops the definition: it may still be there in another form
-        if past is not None and not past.defined and not declares_parameter(past.text, name):
-            past = None  # only ever named (a call's keyword, a settings key, a word in a comment): not ours to lose
-        if past is not None and resolution.absent_is_class and not _CLASS_DEFINITION.match(past.text):
-            past = None  # the doc uses it as a class; what the code once had by that name was not one
+        past = _its_past(claim, resolution, search.found.get(name), facts)
         if past is not None:
             revised.append((claim, _removed(resolution, past, facts)))
         elif resolution.status == "contradicted" and (resolution.absent_scope or resolution.absent_in_class):
@@ -133,6 +124,26 @@ def revise_with_past_names(
         else:
             revised.append((claim, _with_suggestion(_with_between_note(resolution, search), name, claim, starts)))
     return revised
+
+
+def _its_past(  # noqa: PLR0911 - one exit per reason a past definition is not the doc's
+    claim: Claim, resolution: Resolution, past: PastDefinition | None, facts: CodeFacts
+) -> PastDefinition | None:
+    """The past definition the history found for an absent name, when it can be what the doc names."""
+    name = resolution.absent_name or ""
+    if past is None or is_maintainer_script(past.path):
+        return None  # never the library's API
+    if resolution.absent_scope and not _in_scope(past.path, resolution.absent_scope, facts):
+        return None  # defined once, but elsewhere than the module the doc names
+    if not _under_first_part(claim.target, past.path, facts):
+        return None  # `django.contrib.sites.models.Site` is not the `Site` a vendored project had
+    if past.removed_by is None:
+        return None  # no commit after it drops the definition: it may still be there in another form
+    if not past.defined and not declares_parameter(past.text, name):
+        return None  # only ever named (a call's keyword, a settings key, a word in a comment): not ours to lose
+    if resolution.absent_is_class and not _CLASS_DEFINITION.match(past.text):
+        return None  # the doc uses it as a class; what the code once had by that name was not one
+    return past
 
 
 def _with_between_note(resolution: Resolution, search: DefinitionSearch) -> Resolution:
@@ -408,6 +419,23 @@ def is_maintainer_script(path: str) -> bool:
         True for files under scripts/, tools/, ci/ and the CI services' folders.
     """
     return bool(set(path.lower().split("/")[:-1]) & _MAINTAINER_FOLDERS)
+
+
+def _under_first_part(target: str, path: str, facts: CodeFacts) -> bool:
+    """Whether a past Python definition can be what a dotted name names: a first part in lower case
+    that is neither one of our import roots nor one of today's objects must be a folder or module on
+    the definition's path (a capitalised one is a class, maybe the removed one: `SyncSession.refresh`;
+    Go and JavaScript folders need not carry a package's name)."""
+    parts = target.lstrip("~!.").split(".")
+    first = parts[0]
+    if len(parts) < 2 or not first[:1].islower() or not path.endswith((".py", ".pyi")):
+        return True
+    if any(site.symbol_type != "module" for site in facts.symbols.get(first, ())):
+        return True  # one of today's objects (`app.config`), not a module that names another package
+    if first in {module.split(".", 1)[0] for module in facts.import_modules}:
+        return True  # one of our import roots (`pytest`, whose definitions live in `_pytest/`)
+    folders = path.split("/")
+    return first in folders[:-1] or folders[-1].rsplit(".", 1)[0] == first
 
 
 def _in_scope(path: str, scope: str, facts: CodeFacts) -> bool:
