@@ -57,6 +57,10 @@ def test_the_line_names_what_changed_or_why_nothing_did() -> None:
     assert rejudged_line(later).startswith("doc claims not judged again: a later run")
     partial = rejudged(revised=True, claims_before=before, claims_after=after, history_note="budget reached")
     assert rejudged_line(partial).endswith("(history: budget reached)")
+    searched = rejudged(
+        revised=True, claims_before=before, claims_after=after, history_note="history read back to 2013"
+    )
+    assert rejudged_line(searched).endswith("(history read back to 2013)")  # not "(history: history read …)"
 
 
 def test_no_wait_hears_whether_a_history_fetch_follows_and_waits_for_nothing_more() -> None:

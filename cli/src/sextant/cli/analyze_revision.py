@@ -15,6 +15,7 @@ from pathlib import Path
 
 import typer
 
+from sextant.cli.describe import history_caveat
 from sextant.contracts import AnalysisCompleted, AnyEvent, ChunksIndexed, DocClaimsRejudged, Event
 
 _STATUSES = ("contradicted", "outdated", "unverifiable", "verified")
@@ -45,7 +46,7 @@ def rejudged_line(event: DocClaimsRejudged) -> str:
             changes.append(f"{delta:+d} {status}")
     line = "doc claims revised with history: " + (", ".join(changes) or "same counts by status, other evidence")
     if event.history_note:
-        line += f" (history: {event.history_note})"  # the fetch's budget, or the history search's own
+        line += f" ({history_caveat(event.history_note)})"  # the fetch's budget, or the history search's own
     return line
 
 

@@ -36,6 +36,11 @@ def skipped_counts(event: ChunksIndexed) -> str:
 _CLAIM_STATUSES = ("contradicted", "outdated", "unverifiable", "verified")
 
 
+def history_caveat(note: str) -> str:
+    """``history: <note>``, or the note alone when it already starts with the word (most do)."""
+    return note if note.startswith("history") else f"history: {note}"
+
+
 def plural(count: int, noun: str) -> str:
     """``1 embedding call``, ``3 embedding calls``."""
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
@@ -90,7 +95,7 @@ def doc_claims_rejudged(event: DocClaimsRejudged) -> str:
     ]
     analysis = (event.analysis_event_id or "?")[:12]
     line = f"revised analysis {analysis}: " + (", ".join(changes) or "same counts by status, other evidence")
-    return line + (f" (history: {event.history_note})" if event.history_note else "")
+    return line + (f" ({history_caveat(event.history_note)})" if event.history_note else "")
 
 
 def analysis_completed(event: AnalysisCompleted) -> str:
