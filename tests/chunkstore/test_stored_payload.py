@@ -12,7 +12,7 @@ import msgspec
 import pytest
 import qdrant_edge as qe
 
-from sextant.chunkstore import ChunkPayload, ChunkPoint, FileEntry
+from sextant.chunkstore import ChunkPayload, ChunkPoint, DenseUpdate, FileEntry
 from sextant.chunkstore.edge_store import EdgeChunkStore
 from sextant.chunkstore.schema import (
     FILE_VERSION_FIELD,
@@ -77,13 +77,39 @@ def _every_field_on_its_own(payload: ChunkPayload) -> dict[str, object]:
     return {key: value for key, value in fields.items() if value is not msgspec.UNSET}
 
 
+def _freshness_on_its_own(payload: ChunkPayload) -> dict[str, object]:
+    return payload_to_stored(payload)  # as the embedded store wrote it before `indexed_at` went under `file`
+
+
 def _file_version_fields_on_their_own(payload: ChunkPayload) -> dict[str, object]:
     stored = payload_to_stored(payload)
     stored.update(msgspec.json.decode(stored.pop(FILE_VERSION_FIELD)))
     return stored
 
 
-@pytest.mark.parametrize("earlier_shape", [_every_field_on_its_own, _file_version_fields_on_their_own])
+def test_the_embedded_store_keeps_indexed_at_among_the_file_version_fields(
+    tmp_path: Path, make_point: MakePoint
+) -> None:
+    point = make_point("r", "acme/session.py", **_EVERY_FIELD)
+    stored = payload_to_stored(point.payload, freshness_alone=False)
+    assert FRESHNESS_FIELD not in stored
+    assert msgspec.json.decode(stored[FILE_VERSION_FIELD])[FRESHNESS_FIELD] == point.payload.indexed_at
+    assert payload_from_stored(stored) == point.payload
+
+    store = EdgeChunkStore(tmp_path, "c", 8)
+    store.upsert([point])
+    store.close()
+    shard = qe.EdgeShard.load(str(tmp_path / "c"))
+    try:
+        [record] = shard.retrieve([point.id], True, False)
+    finally:
+        shard.close()
+    assert record.payload == stored
+
+
+@pytest.mark.parametrize(
+    "earlier_shape", [_every_field_on_its_own, _file_version_fields_on_their_own, _freshness_on_its_own]
+)
 def test_points_stored_in_an_earlier_shape_still_read(
     tmp_path: Path, make_point: MakePoint, earlier_shape: Callable[[ChunkPayload], dict[str, object]]
 ) -> None:
@@ -121,6 +147,12 @@ def test_points_stored_in_an_earlier_shape_still_read(
         stamps = {payload.path: payload.last_modified_at for payload in store.scroll_payloads("r")}
         assert stamps == {"acme/session.py": None, "acme/other.py": "2026-02-03"}
         assert store.count_missing_dense("r") == 1
+        # The dense phase's check reads each shape's indexed_at: a vector of a rewritten point is refused.
+        stale = DenseUpdate(id=old.id, dense=[1.0] * 8, indexed_at="an earlier run")
+        assert store.add_dense_vectors([stale]) == 0
+        fresh = [DenseUpdate(id=p.id, dense=[1.0] * 8, indexed_at=p.payload.indexed_at) for p in (old, new)]
+        assert store.add_dense_vectors(fresh) == 2
+        assert store.count_missing_dense("r") == 0
     finally:
         store.close()
 

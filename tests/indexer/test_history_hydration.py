@@ -11,7 +11,7 @@ import json
 import subprocess
 import threading
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,7 @@ from sextant.gitsource.history_blobs import STATE_FILE, UNDER_WAY_NOTE, history_
 from sextant.gitsource.mirror import RepoMirror
 from sextant.indexer import IndexerSettings, IndexProgress, index_repository
 from sextant.indexer.history_hydration import history_fetches_settled
+from sextant.indexer.parse_process import ParseProcess, ParseReply, ParseRequest
 
 from ..doc_claims.test_blobless_fallback import sessions_history
 
@@ -236,3 +237,34 @@ async def test_a_later_run_fetches_the_history_since_before_its_chunks_indexed(h
     assert history_present(git_dir, head, env=env, timeout=30)  # fetched before ChunksIndexed
     state = json.loads((git_dir / STATE_FILE).read_text())
     assert (state["head"], state["complete"], state["note"]) == (head, True, None)
+
+
+class CountingParseProcess(ParseProcess):
+    """A real parse worker's client that counts the requests it was given."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.requests = 0
+
+    def submit(self, request: ParseRequest) -> Future[ParseReply]:
+        self.requests += 1
+        return super().submit(request)
+
+
+async def test_auto_parses_a_first_run_in_the_worker_and_a_run_beside_its_fetch_in_place(
+    harness: Any, git_repo: Any
+) -> None:
+    two_versions(git_repo)
+    worker = CountingParseProcess()
+    harness.deps = dataclasses.replace(harness.deps, parse_process=worker)
+    assert harness.deps.settings.parse_process == "auto"
+    try:
+        first = await harness.run()  # its fetch of the whole history follows it: no git process beside
+        assert first.files_added == 2
+        assert worker.requests == 1
+        git_repo.commit_files("three", {"shop/orders.py": "def submit_order(now):\n    pass\n"})
+        later = await harness.run()  # the history since is fetched beside this one
+        assert later.files_changed == 1
+        assert worker.requests == 1  # parsed in the run's own process
+    finally:
+        worker.close()

@@ -18,11 +18,13 @@ from sextant.chunkstore.points import ChunkPoint, DenseUpdate
 from sextant.chunkstore.schema import (
     DATETIME_FIELDS,
     DENSE_VECTOR,
+    FILE_VERSION_FIELD,
     FRESHNESS_FIELD,
     RRF_K,
     SPARSE_VECTOR,
     IndexedField,
     payload_to_stored,
+    stored_freshness,
 )
 from sextant.chunkstore.scope import Match, Scope
 from sextant.chunkstore.store_base import ChunkStoreBase, Side, WithPayload
@@ -138,7 +140,11 @@ class EdgeChunkStore(ChunkStoreBase):
         return qe.SparseVector(sparse.indices, sparse.values)
 
     def _write(self, points: list[ChunkPoint]) -> None:
-        engine_points = [qe.Point(point.id, self._vectors(point), payload_to_stored(point.payload)) for point in points]
+        # indexed_at under `file`: this adapter never filters on it (see `_indexed_at`), one value fewer.
+        engine_points = [
+            qe.Point(point.id, self._vectors(point), payload_to_stored(point.payload, freshness_alone=False))
+            for point in points
+        ]
         with self._open_shard() as shard:
             shard.update(qe.UpdateOperation.upsert_points(engine_points))
 
@@ -197,8 +203,8 @@ class EdgeChunkStore(ChunkStoreBase):
 
     def _indexed_at(self, ids: list[str]) -> dict[str, Any]:
         with self._open_shard() as shard:
-            stored = shard.retrieve(list(ids), qe.PayloadSelector.Include([FRESHNESS_FIELD]), False)
-        return {str(record.id): (record.payload or {}).get(FRESHNESS_FIELD) for record in stored}
+            stored = shard.retrieve(list(ids), qe.PayloadSelector.Include([FRESHNESS_FIELD, FILE_VERSION_FIELD]), False)
+        return {str(record.id): stored_freshness(record.payload) for record in stored}
 
     def _write_dense(self, updates: list[DenseUpdate]) -> None:
         vectors = [qe.PointVectors(update.id, {DENSE_VECTOR: update.dense}) for update in updates]

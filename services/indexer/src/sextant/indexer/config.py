@@ -66,13 +66,14 @@ class IndexerSettings:
     parse_process: str = setting("INDEX_PARSE_PROCESS", PARSE_PROCESS_AUTO)
     """Parse and sparse-encode in a worker process, so the store writes overlap the parsing (see
     ``parse_process``): ``true``, ``false``, or ``auto``, the worker for a run without the history
-    fetch beside or right after it (a repository read in place; docs/indexing.md has the figures)."""
+    fetch beside it (a repository read in place, a first run, whose fetch follows it; docs/indexing.md
+    has the figures)."""
 
     def parses_in_worker(self, *, fetching_history: bool) -> bool:
         """Whether a run parses in the parse process.
 
         Args:
-            fetching_history: The run fetches past blobs beside its indexing or right after it.
+            fetching_history: The run fetches past blobs beside its indexing (not after it).
 
         Returns:
             True for the worker, False for the run's own process.

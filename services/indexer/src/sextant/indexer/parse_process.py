@@ -49,6 +49,7 @@ from typing import IO, Any
 import msgspec
 
 from sextant.chunkstore.payload import SparseVector
+from sextant.doc_rules.kinds import ChunkKind
 from sextant.indexer.file_parsing import NotParsed, parse_file
 from sextant.parsing import Chunk
 from sextant.secret_rules import child_environment
@@ -109,11 +110,99 @@ class ParseRequest(msgspec.Struct, frozen=True):
     """The run's sparse encoder, pickled (its settings travel with it)."""
 
 
+class SentChunk(msgspec.Struct, frozen=True, array_like=True, gc=False):
+    """A chunk as the worker sends it back: what the run stores of it, the text once.
+
+    A ``Chunk`` holds its text up to four times (``text``, the symbol's ``source``, ``dense_text`` and
+    ``sparse_text``); the run needs only the text and the dense header before it, since the worker has
+    used the sparse text and nothing stores the source. Celery's replies: 53 -> 20 MB.
+    """
+
+    path: str
+    kind: ChunkKind
+    name: str | None
+    symbol_type: str
+    language: str
+    parent: str | None
+    package: str | None
+    signature: str
+    docstring: str | None
+    annotations: tuple[str, ...]
+    start_line: int
+    end_line: int
+    symbol_start_line: int
+    symbol_end_line: int
+    window: int
+    window_count: int
+    text: str
+    dense_head: str
+    """What the dense text holds before ``text``."""
+    dense_whole: str | None
+    """The whole dense text, only when it does not end with ``text``."""
+
+    @classmethod
+    def of(cls, chunk: Chunk) -> SentChunk:
+        """The chunk as sent."""
+        whole = chunk.dense_text
+        ends_with_text = whole.endswith(chunk.text)
+        return cls(
+            chunk.path,
+            chunk.kind,
+            chunk.name,
+            chunk.symbol_type,
+            chunk.language,
+            chunk.parent,
+            chunk.package,
+            chunk.signature,
+            chunk.docstring,
+            chunk.annotations,
+            chunk.start_line,
+            chunk.end_line,
+            chunk.symbol_start_line,
+            chunk.symbol_end_line,
+            chunk.window,
+            chunk.window_count,
+            chunk.text,
+            whole[: len(whole) - len(chunk.text)] if ends_with_text else "",
+            None if ends_with_text else whole,
+        )
+
+    def chunk(self) -> Chunk:
+        """The chunk again, without the two texts the run never reads: ``source`` and ``sparse_text``
+        are empty (the worker encoded the sparse text; the store keeps neither)."""
+        return Chunk(
+            path=self.path,
+            kind=self.kind,
+            name=self.name,
+            symbol_type=self.symbol_type,
+            language=self.language,
+            parent=self.parent,
+            package=self.package,
+            signature=self.signature,
+            docstring=self.docstring,
+            annotations=self.annotations,
+            start_line=self.start_line,
+            end_line=self.end_line,
+            symbol_start_line=self.symbol_start_line,
+            symbol_end_line=self.symbol_end_line,
+            source="",
+            window=self.window,
+            window_count=self.window_count,
+            text=self.text,
+            dense_text=self.dense_whole if self.dense_whole is not None else self.dense_head + self.text,
+            sparse_text="",
+        )
+
+
 class ParsedChunks(msgspec.Struct, frozen=True, tag="parsed"):
     """A file's chunks and their sparse vectors, in chunk order."""
 
-    chunks: list[Chunk]
+    sent: list[SentChunk]
     sparse: list[SparseVector]
+
+    def chunks(self) -> list[Chunk]:
+        """The file's chunks (see ``SentChunk.chunk``)."""
+        return [sent.chunk() for sent in self.sent]
 
 
 class ParseReply(msgspec.Struct, frozen=True):
@@ -492,7 +581,7 @@ def _answer(request: ParseRequest, encoders: dict[bytes, Any]) -> ParseReply:
             answered.append(outcome)
             continue
         end = start + len(outcome)
-        answered.append(ParsedChunks(outcome, vectors[start:end]))
+        answered.append(ParsedChunks([SentChunk.of(chunk) for chunk in outcome], vectors[start:end]))
         start = end
     return ParseReply(answered, cpu_seconds=time.process_time())
 
