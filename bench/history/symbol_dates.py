@@ -32,8 +32,16 @@ the neighbours' load), as a share of the first phase without it.
   from a slice: celery, alternated, three rounds each (load 14-20), this process's part of the added
   CPU 1.13 -> 0.94 s (git's, the same code, 1.61 / 1.94 s with the load).
 
-A no-change re-index adds nothing (no pass runs when nothing changed). The bound is not met, and a pass
-built on git's diffs cannot meet it here: on flask the walk (0.1 s of git) and one read of each
+- Counting the parse process's CPU (before, the worker that parses a repository read in place was
+  left out: it is no child the bench waits for, so the first index's CPU had no parsing in it and
+  every share above ran high). Medians of three rounds, load 4.5-5.5: flask +15% wall, +28% CPU
+  (0.64 -> 0.82 s); celery, main at ec91465 +25% / +51% (3.17 -> 4.79 s CPU), after the read-ahead
+  and the worker fed ahead +24% / +45% (3.26 -> 4.73 s CPU; git +1.08 s of it). `--parse-process`
+  picks the mode (default auto, as the indexer).
+
+A no-change re-index adds nothing (no pass runs when nothing changed). The bound is met by wall, not by
+CPU, and a pass built on git's diffs cannot meet it by CPU here (git alone is +33% of celery's first
+index): on flask the walk (0.1 s of git) and one read of each
 version that must be stepped over (0.07 s) are already ~30% of the first index.
 docs/indexing.md says where the cost is and what did not lower it.
 """
@@ -43,7 +51,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import pickle
 import resource
 import statistics
 import subprocess
@@ -56,14 +63,13 @@ from pathlib import Path
 from sextant.chunkstore import collection_name
 from sextant.chunkstore.edge_store import EdgeChunkStore
 from sextant.contracts import RepoRef
-from sextant.embedding import SparseEncoder
 from sextant.gitsource.commit_dates import iso_from_epoch
 from sextant.gitsource.mirror import RepoMirror
 from sextant.indexer import IndexerDeps, IndexerSettings, index_repository
-from sextant.indexer.parse_process import BlobToParse, ParseRequest, shared_parse_process
+from sextant.indexer.parse_process import shared_parse_process
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "index"))
-from index_inputs import request_for
+from index_inputs import request_for, warm_up_request
 
 _DEFAULT = Path("/work/.mirror/pallets+flask/repo")
 
@@ -88,16 +94,6 @@ def _cpu() -> tuple[float, float]:
     """CPU seconds of this process and of its finished children (the git processes): steady on a busy machine."""
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
-
-
-def _warm_up() -> ParseRequest:
-    """A request of one tiny file: the worker has imported its modules once it is answered."""
-    return ParseRequest(
-        files=[BlobToParse("warm.py", b"def f():\n    return 1\n")],
-        max_file_bytes=1 << 20,
-        max_chars=2000,
-        encoder=pickle.dumps(SparseEncoder()),
-    )
 
 
 _Timings = tuple[float, float, float, float, float, int]
@@ -176,7 +172,7 @@ async def main(args: argparse.Namespace) -> int:
     if args.parse_process != "false":
         # Started before the rounds and kept, as the indexer service does: its start is no run's cost.
         shared_parse_process().start()
-        await asyncio.to_thread(shared_parse_process().submit(_warm_up()).result)
+        await asyncio.to_thread(shared_parse_process().submit(warm_up_request()).result)
     for _ in range(max(args.rounds, 1)):
         for blame in (False, True):
             with tempfile.TemporaryDirectory(prefix="sextant-bench-blame-") as home:
