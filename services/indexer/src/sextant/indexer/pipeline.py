@@ -530,9 +530,8 @@ async def _read_ahead(run: _Run) -> AsyncGenerator[tuple[Sequence[FileToIndex], 
             yield files[start:end], blobs
             del blobs
     finally:
-        if reading is not None:  # a run cut short: the read under way is waited for, its blobs dropped
-            reading.cancel()
-            await asyncio.gather(reading, return_exceptions=True)
+        if reading is not None:  # a run cut short: the read under way ends (no git process outlives the run)
+            await asyncio.gather(reading, return_exceptions=True)  # and its blobs are dropped
 
 
 async def _parsed_slices(run: _Run) -> AsyncGenerator[Sequence[ParsedFile | EncodedFile | _Unindexed], None]:
