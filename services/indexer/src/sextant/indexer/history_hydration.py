@@ -14,7 +14,7 @@ within `INDEX_HISTORY_FETCH_BYTES` and `INDEX_HISTORY_FETCH_SECONDS`). When does
   history, which costs about as much CPU as the indexing itself: that fetch starts once the run is
   done and ChunksIndexed goes out without waiting for it (`start_after_run`). The analysis that
   follows judges the docs at the head, and its findings say the history was still being fetched
-  (`history_blobs.UNDER_WAY_NOTE`); the next run's analysis reads it. The run has read the head's
+  (`history_blobs.UNDER_WAY_NOTE`) until the fetch ends and the claims are judged again. The run has read the head's
   files by then, so the fetch takes only what is still missing: nothing is fetched twice, and a file
   the run did not read leaves no hole. When it ends (complete, stopped by its budget, or failed), the
   run publishes HistoryHydrated (`announce_history`), and the analyzer judges that run's doc claims
