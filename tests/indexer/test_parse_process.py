@@ -19,6 +19,8 @@ import pytest
 from sextant.chunkstore import ChunkPoint, ChunkStore
 from sextant.indexer.config import IndexerSettings
 from sextant.indexer.discovery import DiscoveryRules
+from sextant.indexer.parse_process import SentChunk
+from sextant.parsing import Chunk
 
 from ..support.processes import is_gone
 from .conftest import IndexHarness, make_deps, open_store
@@ -165,3 +167,37 @@ def test_auto_parses_in_the_worker_only_without_the_history_fetch_beside_the_run
     assert not settings("false").parses_in_worker(fetching_history=False)
     with pytest.raises(ValueError, match="INDEX_PARSE_PROCESS"):
         settings("sometimes")
+
+
+@pytest.mark.parametrize(
+    ("text", "dense_text"),
+    [("return 1\n", "# shop/orders.py place\nreturn 1\n"), ("return 1\n", "# header only, text cut off")],
+    ids=["header and text", "dense text of its own"],
+)
+def test_a_sent_chunk_gives_back_every_field_the_run_reads(text: str, dense_text: str) -> None:
+    chunk = Chunk(
+        path="shop/orders.py",
+        kind="code",
+        name="place",
+        symbol_type="function",
+        language="python",
+        parent="Orders",
+        package="shop",
+        signature="def place(order_id):",
+        docstring="Place one.",
+        annotations=("@cached",),
+        start_line=3,
+        end_line=4,
+        symbol_start_line=2,
+        symbol_end_line=9,
+        source="def place(order_id):\n    return 1\n",
+        window=1,
+        window_count=2,
+        text=text,
+        dense_text=dense_text,
+        sparse_text="place order_id return",
+    )
+    sent = msgspec.msgpack.decode(msgspec.msgpack.encode(SentChunk.of(chunk)), type=SentChunk)
+
+    # What the worker already used (the sparse text) and what nothing stores (the symbol's source) stay behind.
+    assert sent.chunk() == msgspec.structs.replace(chunk, source="", sparse_text="")
