@@ -210,7 +210,8 @@ async def test_findings_the_history_does_not_change_cost_no_model_call_and_no_ne
         "one",
         {
             "app/sessions.py": "def open_session(user):\n    return {}\n",
-            "docs/usage.md": "# Usage\n\nCall `open_session()` from `app/sessions.py`.\n",
+            # `NeverWritten` stays unverifiable; only its evidence's wording changes once the history is in
+            "docs/usage.md": "# Usage\n\nCall `open_session()` from `app/sessions.py`, then `NeverWritten()`.\n",
         },
         date="2026-05-01T12:00:00+00:00",
     )
@@ -222,6 +223,9 @@ async def test_findings_the_history_does_not_change_cost_no_model_call_and_no_ne
 
     run = await run_with_history_held(git_repo, tmp_path, model_env(tmp_path, provider), letter_embedder, provider)
 
+    early = next(claim for claim in run.first.doc_claims if claim.ref == "NeverWritten()")
+    assert early.status == "unverifiable"
+    assert UNDER_WAY_NOTE in early.evidence
     assert run.revised is None
     assert not run.rejudged.revised
     assert run.rejudged.reason == "the doc-claim findings are unchanged"

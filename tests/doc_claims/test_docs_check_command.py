@@ -26,6 +26,8 @@ def test_docs_check_reports_exits_1_and_suggests_the_rename(git_repo: GitRepo) -
         "- docs/sessions.md:3 `SyncSession` (symbol), `SyncSession.refresh()` (symbol) — contradicted"
     )
     assert "verified:" not in plain.output  # verified claims are counts
+    head = git_repo.git("rev-parse", "HEAD").strip()[:12]
+    assert f"Doc claims checked against the code at {head}: " in plain.output  # git read in place, no index
 
     as_json = runner.invoke(app, ["docs-check", str(git_repo.root), "--json"])
     report = json.loads(as_json.output)

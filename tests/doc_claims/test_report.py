@@ -129,6 +129,8 @@ def test_rendering_puts_contradictions_first_and_respects_the_limit(repository: 
         "no file or symbol named authenticate_user in the indexed code"
     )
     assert len(bullets) == 1  # verified and unverifiable claims are counts, never bullets
+    read_in_place = render_findings_markdown(report, against="the code at 1a2b3c4d5e6f").splitlines()[0]
+    assert read_in_place.startswith("Doc claims checked against the code at 1a2b3c4d5e6f: 4 docs")
 
 
 def test_rendering_cleans_repository_text(chunk: MakeChunk) -> None:

@@ -21,6 +21,9 @@ from sextant.doc_rules.kinds import DOC_EXTENSIONS, chunk_kind
         ("Makefile", "code"),
         ("docs\\windows.rst", "doc"),
         ("archive.md.bak", "code"),
+        ("examples/completion/README", "doc"),  # click's examples: prose, once scanned as code
+        ("CHANGES", "doc"),
+        ("scripts/readme.sh", "code"),
     ],
 )
 def test_chunk_kind_is_by_extension_case_insensitive(path: str, kind: str) -> None:

@@ -64,7 +64,7 @@ def docs_check(
         typer.echo(msgspec.json.encode({**checked, **msgspec.to_builtins(masked)}).decode())
     else:
         typer.echo(f"Checked {repo} at commit {head[:12]}{_ref_note(commit)}, read from git in place.")
-        typer.echo(render_findings_markdown(report, limit=_NO_LIMIT), nl=False)
+        typer.echo(render_findings_markdown(report, limit=_NO_LIMIT, against=f"the code at {head[:12]}"), nl=False)
         if report.totals.unverifiable:  # counted above, listed nowhere: say where they are
             typer.echo(_unlisted(report.totals.unverifiable))
     if report.totals.contradicted:

@@ -12,6 +12,10 @@ CONFIG_TXT_NAMES = re.compile(
     r"^(cmakelists|(dev-|test-)?requirements([-_.][\w.-]*)?|constraints([-_.][\w.-]*)?)\.txt$"
 )
 
+# Prose files whose name says what they are and which carry no extension (click's `examples/*/README`,
+# git's `contrib/README`): documentation, not code a security scan or a code rule should read.
+PROSE_NAMES = frozenset({"readme", "changes", "changelog", "history", "news", "contributing", "authors"})
+
 ChunkKind = Literal["doc", "code"]
 
 
@@ -20,12 +24,15 @@ def chunk_kind(path: str) -> ChunkKind:
 
     Args:
         path: Repository-relative path (either slash style); only the suffix matters, case-insensitively,
-            except for build files such as ``CMakeLists.txt`` and ``requirements*.txt``, which are code.
+            except for build files such as ``CMakeLists.txt`` and ``requirements*.txt``, which are code,
+            and extension-less prose files named in PROSE_NAMES (``README``), which are docs.
 
     Returns:
-        "doc" when the extension is in DOC_EXTENSIONS, otherwise "code".
+        "doc" when the extension is in DOC_EXTENSIONS or the name in PROSE_NAMES, otherwise "code".
     """
     name = path.rsplit("/", 1)[-1].rsplit("\\", 1)[-1].lower()
+    if name in PROSE_NAMES:
+        return "doc"
     dot = name.rfind(".")
     if dot <= 0 or name[dot:] not in DOC_EXTENSIONS:
         return "code"

@@ -6,7 +6,8 @@ fetched. When the fetch ends the indexer publishes HistoryHydrated; this handler
 with the history as it now is, from the run's own analysis selection, and compares the findings
 with those of the run's published analysis:
 
-- changed: a revised AnalysisCompleted of the run is written the usual way (its fingerprint differs,
+- changed (a status, a removing commit, a replacement or a change; the evidence's wording alone is
+  no change): a revised AnalysisCompleted of the run is written the usual way (its fingerprint differs,
   as the findings are an input, so the model is asked once; with no model the evidence report is
   rebuilt), its provenance naming the analysis it revises; then DocClaimsRejudged, ``revised``;
 - unchanged: no analysis and no model call; DocClaimsRejudged says so.
@@ -164,7 +165,7 @@ async def on_history_hydrated(event: HistoryHydrated, reviser: Reviser) -> list[
     judged = await judge_analysis(records.selection, reviser.writing)
     claims = doc_claims(judged.evidence.doc_report.findings)
     note = judged.evidence.doc_report.history_note
-    if claims == first.doc_claims:
+    if _findings(claims) == _findings(first.doc_claims):
         return [
             _rejudged(
                 event,
@@ -180,6 +181,15 @@ async def on_history_hydrated(event: HistoryHydrated, reviser: Reviser) -> list[
     if (await reviser.runs.records(event.repo.repo_key, event.run_id, event.occurred_at)).superseded:
         return [_nothing_to_revise(event, _SUPERSEDED)]  # a later analysis came meanwhile: it stays current
     return [analysis, _rejudged(event, before=first.doc_claims, after=claims, revised=analysis, history_note=note)]
+
+
+def _findings(claims: list[DocClaim]) -> list[tuple[object, ...]]:
+    """What a claim's finding says, without its evidence's wording: a name still unverifiable whose
+    evidence now says how far the history was searched, instead of that it was still being fetched,
+    is no new finding, and a revision for it would be a model call for nothing."""
+    return [
+        (c.doc, c.line, c.ref, c.kind, c.status, c.removed_by, c.removed_at, c.replacement, c.changed) for c in claims
+    ]
 
 
 def _without_judging(event: HistoryHydrated, records: RunRecords, reviser: Reviser) -> Event | None:

@@ -13,13 +13,15 @@ _ALARMS = ("contradicted", "outdated")
 _TRUSTED_SHOWN = 25
 
 
-def render_findings_markdown(report: DocCheckReport, limit: int = 50) -> str:
+def render_findings_markdown(report: DocCheckReport, limit: int = 50, *, against: str = "the indexed code") -> str:
     """Summarise a doc check as Markdown: what a maintainer should fix first, then what checks out.
 
     Args:
         report: The result of check_docs or check_repository.
         limit: How many doc lines with alarms to list at most (contradicted first, then outdated);
             the rest are counted.
+        against: What the claims were checked against, for the headline ("the code at 1a2b3c4d5e6f"
+            when git was read in place, as `sextant docs-check` does).
 
     Returns:
         A headline with totals, the docs likely outdated, the docs that check out (verified claims
@@ -35,7 +37,7 @@ def render_findings_markdown(report: DocCheckReport, limit: int = 50) -> str:
             lines.append(f"Changelogs and release notes not checked: {_names(report.skipped_docs)}.")
         return "\n".join(lines) + "\n"
     lines = [
-        f"Doc claims checked against the indexed code: {totals.docs} docs, {totals.claims} claims — "
+        f"Doc claims checked against {against}: {totals.docs} docs, {totals.claims} claims — "
         f"{totals.verified} verified, {totals.contradicted} contradicted, {totals.outdated} outdated, "
         f"{totals.unverifiable} unverifiable."
     ]

@@ -150,10 +150,12 @@ def provenance_section(provenance: Provenance, *, what: str = "analysis") -> str
         counts = ", ".join(f"{n} {status}" for status, n in p.claims_by_status.items() if n)
         lines.append(f"- Doc claims checked: {number(p.claims_checked)}" + (f" ({counts})." if counts else "."))
         if p.revision_of is not None:
+            # The note may be the fetch's limit or the history search's own budget: it is quoted, not
+            # read as saying the fetch stopped short.
             history = (
-                f"the history as far as it was fetched ({p.doc_history_note})"
+                f"the history now fetched (history: {p.doc_history_note})"
                 if p.doc_history_note
-                else ("the whole history, now fetched")
+                else "the whole history, now fetched"
             )
             lines.append(
                 f"- Revised: the doc claims were judged again with {history}; this replaces the run's first analysis."
