@@ -43,7 +43,9 @@ A no-change re-index adds nothing (no pass runs when nothing changed). The bound
 CPU, and a pass built on git's diffs cannot meet it by CPU here (git alone is +33% of celery's first
 index): on flask the walk (0.1 s of git) and one read of each
 version that must be stepped over (0.07 s) are already ~30% of the first index.
-docs/indexing.md says where the cost is and what did not lower it.
+The pass stays in the first phase all the same: the first analysis's selection is what symbol dates are
+for, and off the first phase it would get file dates it could not tell apart. docs/indexing.md says where
+the cost is, what did not lower it, and what taking the pass off would need.
 """
 
 from __future__ import annotations
