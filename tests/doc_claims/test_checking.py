@@ -124,6 +124,12 @@ def test_commands_and_flags(facts: CodeFacts) -> None:
     assert found["acme deploy"].evidence.endswith("but no subcommand deploy appears in the indexed code")
 
 
+def test_a_word_the_shell_is_asked_to_complete_is_no_subcommand(facts: CodeFacts) -> None:
+    # click's examples/completion/README: "$ completion gr <TAB> <TAB>" shows `group` being completed
+    found = judge(facts, "```console\n$ acme de <TAB> <TAB>\n$ acme deploy\n```\n")
+    assert statuses(found) == {"acme": "verified", "acme deploy": "contradicted"}
+
+
 def test_config_keys(facts: CodeFacts) -> None:
     found = judge(facts, "Tune `tool.acme.max-retries` and the `retry_limit` setting.\n")
     assert statuses(found) == {"tool.acme.max-retries": "verified", "retry_limit": "contradicted"}

@@ -338,6 +338,9 @@ def _drop_runners(tokens: list[str]) -> list[str]:
     return tokens
 
 
+_COMPLETION_KEY = re.compile(r"<tab>|\[tab\]|⇥", re.I)
+
+
 def _program_claims(program: str, args: list[str]) -> list[Draft]:
     """A command of this repository (or an unknown tool: the checker decides): `program sub` and flags."""
     drafts: list[Draft] = []
@@ -345,6 +348,8 @@ def _program_claims(program: str, args: list[str]) -> list[Draft]:
     sub = args[0] if args and shapes.SUBCOMMAND.match(args[0]) else None
     if sub is not None and shapes.is_placeholder(sub):
         sub = None
+    if sub is not None and len(args) > 1 and _COMPLETION_KEY.fullmatch(args[1]):
+        sub = None  # `completion gr <TAB>`: the start of a word the shell is asked to complete
     command = f"{program} {sub}" if sub else program
     drafts.append(Draft("cli", command, command, command=program))
     words: list[str] = []  # the words so far that are no flag's value: subcommands, or arguments
