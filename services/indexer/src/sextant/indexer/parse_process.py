@@ -212,6 +212,10 @@ class ParseReply(msgspec.Struct, frozen=True):
     cpu_seconds: float
     """The worker's CPU time since it started (its imports included)."""
     error: str | None = None
+    parse_ns: tuple[int, int] = (0, 0)
+    """When the worker parsed the request's files (start, end; ns since the epoch), for the run's trace."""
+    sparse_ns: tuple[int, int] = (0, 0)
+    """When it sparse-encoded their chunks (start, end; ns since the epoch)."""
 
 
 class ParseProcessError(Exception):
@@ -568,12 +572,15 @@ def _answer(request: ParseRequest, encoders: dict[bytes, Any]) -> ParseReply:
     encoder = encoders.get(request.encoder)
     if encoder is None:
         encoder = encoders[request.encoder] = pickle.loads(request.encoder)  # noqa: S301 - from our parent
+    parse_start = time.time_ns()
     outcomes: list[list[Chunk] | NotParsed] = [
         parse_file(file.path, file.data, max_file_bytes=request.max_file_bytes, max_chars=request.max_chars)
         for file in request.files
     ]
     texts = [chunk.sparse_text for outcome in outcomes if isinstance(outcome, list) for chunk in outcome]
+    sparse_start = time.time_ns()
     vectors = encoder.encode_documents(texts)
+    sparse_end = time.time_ns()
     answered: list[ParsedChunks | NotParsed] = []
     start = 0
     for outcome in outcomes:
@@ -583,7 +590,12 @@ def _answer(request: ParseRequest, encoders: dict[bytes, Any]) -> ParseReply:
         end = start + len(outcome)
         answered.append(ParsedChunks([SentChunk.of(chunk) for chunk in outcome], vectors[start:end]))
         start = end
-    return ParseReply(answered, cpu_seconds=time.process_time())
+    return ParseReply(
+        answered,
+        cpu_seconds=time.process_time(),
+        parse_ns=(parse_start, sparse_start),
+        sparse_ns=(sparse_start, sparse_end),
+    )
 
 
 def _serve() -> None:

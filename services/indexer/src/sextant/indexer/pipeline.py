@@ -580,7 +580,9 @@ async def _encoded_slices(run: _Run) -> AsyncGenerator[Sequence[ParsedFile | Enc
     try:
         while (item := await sent.get()) is not None:
             sent_slice, reply = item
-            outcomes = _from_reply(sent_slice, await reply)
+            answer = await reply
+            _worker_spans(answer, len(sent_slice))
+            outcomes = _from_reply(sent_slice, answer)
             waiting.remove(reply)
             ahead.release()
             yield outcomes
@@ -591,6 +593,17 @@ async def _encoded_slices(run: _Run) -> AsyncGenerator[Sequence[ParsedFile | Enc
         await asyncio.gather(sender, return_exceptions=True)
         for reply in waiting:  # a failed or cancelled run: the answers still to come are dropped
             reply.cancel()
+
+
+def _worker_spans(reply: ParseReply, files: int) -> None:
+    """The parse process's parse and encode of one request as spans of the run's trace, at the times the
+    worker measured (it has no tracer of its own): an operator sees the same stages either way."""
+    for name, (start, end) in (("indexer.parse", reply.parse_ns), ("indexer.sparse", reply.sparse_ns)):
+        if end:
+            span = _tracer.start_span(
+                name, start_time=start, attributes={"sextant.files": files, "sextant.parse_process": True}
+            )
+            span.end(end_time=end)
 
 
 def _from_reply(files: Sequence[FileToIndex], reply: ParseReply) -> list[EncodedFile | _Unindexed]:
