@@ -7,8 +7,12 @@ which name `test/test.spec.js` (a path mocha's own tree held until 2017) as the 
 
 from __future__ import annotations
 
-from sextant.doc_claims import check_repository
+from sextant.doc_claims import check_docs, check_repository
+from sextant.doc_claims.judging.repository_history import RepositoryHistory
 from sextant.doc_claims.report.fixes import suggest_fixes
+from sextant.doc_claims.sources.repository import read_snapshot
+from sextant.gitsource.history_access import open_history
+from sextant.gitsource.history_budget import HistoryBudget
 
 from ..conftest import GitRepo
 
@@ -27,9 +31,7 @@ The old page :file:`docs/tutorial.rst` was removed in 2.0.
 """
 
 
-def test_a_moved_doc_page_and_a_removed_package_file_are_contradicted_the_readers_files_are_not(
-    git_repo: GitRepo,
-) -> None:
+def _moved_pages(git_repo: GitRepo) -> None:
     git_repo.write("pyproject.toml", '[project]\nname = "acme"\n')
     git_repo.write("acme/__init__.py", '"""Acme."""\n')
     git_repo.write("acme/app/__init__.py", "")
@@ -50,6 +52,12 @@ def test_a_moved_doc_page_and_a_removed_package_file_are_contradicted_the_reader
     git_repo.commit("Settings replace defaults; drop setup.py", date="2017-06-04T10:00:00+00:00")
     git_repo.write("CONTRIBUTING.rst", GUIDE)
     git_repo.commit("Contributing guide", date="2020-01-02T10:00:00+00:00")
+
+
+def test_a_moved_doc_page_and_a_removed_package_file_are_contradicted_the_readers_files_are_not(
+    git_repo: GitRepo,
+) -> None:
+    _moved_pages(git_repo)
 
     report = check_repository(git_repo.root)
     by_ref = {f.ref: f for f in report.findings}
@@ -76,3 +84,22 @@ def test_a_moved_doc_page_and_a_removed_package_file_are_contradicted_the_reader
     # `--fix` puts the new path in place of the whole old one.
     diff = suggest_fixes(report.findings, {"CONTRIBUTING.rst": GUIDE})
     assert "+If your feature adds settings, document them in :file:`docs/userguide/configuration.rst`, and" in diff
+
+
+def test_on_a_history_longer_than_its_budget_the_deletion_log_walks_only_the_newest_first_parent_commits(
+    git_repo: GitRepo,
+) -> None:
+    # git/git: the log over its 82k commits took 7.5 s, half the history step. Past `older_commits`
+    # it reads the newest `between_commits` first-parent commits; the 2016 move is older than one.
+    _moved_pages(git_repo)
+    repo = open_history(git_repo.root)
+    snapshot = read_snapshot(repo)
+
+    def moved(budget: HistoryBudget) -> str:
+        history = RepositoryHistory(repo, snapshot.doc_commits, budget=budget)
+        report = check_docs(snapshot.payloads, tree_paths=snapshot.paths, history=history)
+        return next(f.status for f in report.findings if f.ref == "docs/configuration.rst")
+
+    assert moved(HistoryBudget()) == "contradicted"
+    assert moved(HistoryBudget(older_commits=3, between_commits=1)) == "unverifiable"
+    assert moved(HistoryBudget(older_commits=3, between_commits=3)) == "contradicted"  # the move is 2 back

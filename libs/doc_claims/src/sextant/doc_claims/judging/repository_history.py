@@ -136,7 +136,9 @@ class RepositoryHistory:
         )
         judged = revise_with_past_names(judged, facts, search)
         judged = revise_with_past_tasks(judged, facts, repo)  # task-runner commands: their task files' history
-        judged = revise_with_past_paths(judged, facts, repo)  # paths in prose: files this repository deleted
+        judged = revise_with_past_paths(
+            judged, facts, repo, self.budget
+        )  # paths in prose: files this repository deleted
         return revise_with_past_packages(judged, facts, repo, search.samples)  # trees suffice, blob-less too
 
     def _definition_changes(
