@@ -28,6 +28,7 @@ from sextant.gitsource.history_access import HistoryRepository
 from sextant.gitsource.history_budget import SafetyClock, safety_note
 from sextant.gitsource.history_definitions import (
     CODE_PATHSPECS,
+    NOT_OWN_SOURCE_FOLDERS,
     DefinitionSearch,
     PastDefinition,
     code_pathspecs_among,
@@ -65,17 +66,17 @@ def search_between_samples(
     budget = search.budget
     clock = search.clock or SafetyClock(budget.safety_seconds)
     started = clock.elapsed()
-    # The names as one prefix tree (ere_alternation): the same lines match as with a flat list, at
-    # about two thirds of the matching work (git/git's 1,024 commits: -G 1.5 -> 1.0 s of CPU).
-    regex = r"(^|[^A-Za-z0-9_$])" + ere_alternation(names) + r"([^A-Za-z0-9_$]|$)"
+    regex = _naming_any(names)
     found: dict[str, PastDefinition] = {}
     named: dict[str, PastDefinition] = {}
     pathspecs = _code_pathspecs_changed(repo, search, clock)
     newer, newer_depth = repo.head, 0
+    out_of_budget = False  # the pass stopped at its work budget (not at a failure or the safety net)
     for index, (oldest, _) in enumerate(samples):
         depth = search.depths[index] if index < len(search.depths) else newer_depth
         if depth > budget.between_commits or search.bytes_read > budget.output_bytes:
             search.between_note = _reached_note(index, samples, newer_depth, budget.between_commits)
+            out_of_budget = True
             break
         try:
             out = (
@@ -115,7 +116,7 @@ def search_between_samples(
         newer, newer_depth = oldest, depth
         if len(found) == len(names) or search.between_note is not None:
             break
-    if search.between_note is not None and search.between_note.startswith(_REACHED):
+    if out_of_budget:
         # Also the names a sampled tree only used (a test's keyword, a message): their definition may
         # have lived between older samples.
         weak = {name for name, past in search.found.items() if not past.defined}
@@ -124,10 +125,7 @@ def search_between_samples(
         # 2015 by `conf.get(...)`, would be dated by the older read (celery's 4.0 settings table).
         older = sorted(n for n in (set(names) | (weak - set(used))) - set(found) if not n.isupper())
         if older:
-            older_regex = r"(^|[^A-Za-z0-9_$])" + ere_alternation(older) + r"([^A-Za-z0-9_$]|$)"
-            _search_older_history(
-                repo, search, names=older, oldest_read=newer, regex=older_regex, found=found, named=named, clock=clock
-            )
+            _search_older_history(repo, search, names=older, oldest_read=newer, found=found, named=named, clock=clock)
     for name, past in named.items():
         found.setdefault(name, past)  # only ever used, not defined: weaker (a parameter counts, see past_names)
     search.found = {**search.found, **found}
@@ -206,7 +204,6 @@ def _search_older_history(
     *,
     names: list[str],
     oldest_read: str,
-    regex: str,
     found: dict[str, PastDefinition],
     named: dict[str, PastDefinition],
     clock: SafetyClock,
@@ -236,7 +233,7 @@ def _search_older_history(
                 "--no-merges",
                 "-p",
                 *PATCH_LOG_OPTIONS,
-                f"-G{regex}",
+                f"-G{_naming_any(names)}",
                 oldest_read,
                 "--",
                 *CODE_PATHSPECS,
@@ -252,10 +249,19 @@ def _search_older_history(
     search.between_note = None  # the whole history was read
 
 
-_REACHED = "history between the sampled trees read back to"
-_NOT_API_FOLDERS = ("test", "tests", "testing", "t", "docs", "doc", "examples", "example", "vendor", "node_modules")
+def _naming_any(names: list[str]) -> str:
+    """An extended regex for lines naming one of the names as a whole word.
+
+    The names are one prefix tree (ere_alternation): the same lines match as with a flat list, at
+    about two thirds of the matching work (git/git's 1,024 commits: -G 1.5 -> 1.0 s of CPU).
+    """
+    return r"(^|[^A-Za-z0-9_$])" + ere_alternation(names) + r"([^A-Za-z0-9_$]|$)"
+
+
+# What the older pass leaves to git's pathspecs: the folders whose definitions are no API anyway
+# (`is_test_or_sample`), and celery's `t/` tests; and the usual test file names.
 _NOT_API_PATHSPECS = (
-    *(f":(exclude,glob)**/{folder}/**" for folder in _NOT_API_FOLDERS),
+    *(f":(exclude,glob)**/{folder}/**" for folder in sorted(NOT_OWN_SOURCE_FOLDERS | {"t"})),
     ":(exclude,glob)**/test_*.py",
     ":(exclude,glob)**/*_test.go",
     ":(exclude,glob)**/*.spec.js",
@@ -265,6 +271,6 @@ _NOT_API_PATHSPECS = (
 def _reached_note(index: int, samples: list[tuple[str, CommitRef]], commits: int, budget: int) -> str:
     reached = samples[index - 1][1].day[:10] if index > 0 else "the head"
     return (
-        f"{_REACHED} {reached} ({commits:,} commits; its work budget is "
+        f"history between the sampled trees read back to {reached} ({commits:,} commits; its work budget is "
         f"{budget:,} commits); a name that lived and died before that is not found"
     )

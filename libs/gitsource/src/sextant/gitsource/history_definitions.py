@@ -901,7 +901,7 @@ def _newest_definitions(
     return {**{word: value for word, value in named.items() if word not in best}, **best}
 
 
-_NOT_OWN_SOURCE_FOLDERS = frozenset(
+NOT_OWN_SOURCE_FOLDERS = frozenset(
     {"test", "tests", "testing", "testsuite", "testdata", "examples", "example", "docs", "doc", "fixtures"}
     | {"dist", "build", "vendor", "vendored", "vendored_packages", "_vendor", "node_modules", "third_party"}
     | {"bower_components", "site-packages"}
@@ -923,7 +923,7 @@ def is_test_or_sample(path: str) -> bool:
     name = parts[-1]
     folders = set(parts[:-1])
     return (
-        bool(folders & _NOT_OWN_SOURCE_FOLDERS)
+        bool(folders & NOT_OWN_SOURCE_FOLDERS)
         or name.endswith((".min.js", ".bundle.js"))
         or name.startswith("test_")
         or name.endswith(("_test.go", "_test.py", ".test.js", ".spec.js", ".test.ts", ".spec.ts"))

@@ -26,6 +26,8 @@ import time
 from dataclasses import dataclass
 from typing import Protocol
 
+import msgspec
+
 from sextant.analyzer.handlers import Revision, Writing, judge_analysis, write_analysis
 from sextant.analyzer.run_records import RunRecords
 from sextant.contracts import (
@@ -183,13 +185,11 @@ async def on_history_hydrated(event: HistoryHydrated, reviser: Reviser) -> list[
     return [analysis, _rejudged(event, before=first.doc_claims, after=claims, revised=analysis, history_note=note)]
 
 
-def _findings(claims: list[DocClaim]) -> list[tuple[object, ...]]:
-    """What a claim's finding says, without its evidence's wording: a name still unverifiable whose
+def _findings(claims: list[DocClaim]) -> list[DocClaim]:
+    """What the claims' findings say, without their evidence's wording: a name still unverifiable whose
     evidence now says how far the history was searched, instead of that it was still being fetched,
     is no new finding, and a revision for it would be a model call for nothing."""
-    return [
-        (c.doc, c.line, c.ref, c.kind, c.status, c.removed_by, c.removed_at, c.replacement, c.changed) for c in claims
-    ]
+    return [msgspec.structs.replace(claim, evidence="") for claim in claims]
 
 
 def _without_judging(event: HistoryHydrated, records: RunRecords, reviser: Reviser) -> Event | None:
